@@ -1,0 +1,41 @@
+// swift-tools-version: 6.1
+import PackageDescription
+
+// Invariant checks (`_checkInvariants()`) are compiled into debug builds only, as
+// swift-collections does with COLLECTIONS_INTERNAL_CHECKS; release builds carry none.
+let invariants: [SwiftSetting] = [.define("TESSERA_INVARIANTS", .when(configuration: .debug))]
+
+let package = Package(
+    name: "Tessera",
+    products: [
+        .library(name: "Tessera", targets: ["Tessera"]),
+        .executable(name: "cellbench", targets: ["cellbench"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+    ],
+    targets: [
+        .systemLibrary(
+            name: "CJemalloc",
+            pkgConfig: "jemalloc",
+            providers: [.apt(["libjemalloc-dev"])]
+        ),
+        .target(
+            name: "Tessera",
+            dependencies: ["CJemalloc"],
+            swiftSettings: invariants
+        ),
+        .executableTarget(
+            name: "cellbench",
+            dependencies: [
+                "Tessera",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+        .testTarget(
+            name: "TesseraTests",
+            dependencies: ["Tessera"],
+            swiftSettings: invariants
+        ),
+    ]
+)

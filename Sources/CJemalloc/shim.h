@@ -1,0 +1,9 @@
+#ifndef TESSERA_CJEMALLOC_SHIM_H
+#define TESSERA_CJEMALLOC_SHIM_H
+#include <jemalloc/jemalloc.h>
+
+/* Swift cannot import function-like macros; these give it the flag values. */
+static inline int tess_mallocx_align(size_t alignment) { return MALLOCX_ALIGN(alignment); }
+static inline int tess_mallocx_align_zeroed(size_t alignment) { return MALLOCX_ALIGN(alignment) | MALLOCX_ZERO; }
+
+#endif

@@ -1,0 +1,132 @@
+/// One row of a window: where it is and what it is, heights and offsets in points.
+public struct VisibleRow: Equatable, Sendable {
+    public var row: Int
+    public var id: UInt64
+    public var y: Double
+    public var height: Double
+    public var kind: UInt16
+    public var flags: RowFlags
+
+    public init(row: Int, id: UInt64, y: Double, height: Double, kind: UInt16, flags: RowFlags) {
+        self.row = row
+        self.id = id
+        self.y = y
+        self.height = height
+        self.kind = kind
+        self.flags = flags
+    }
+}
+
+/// The rows a window query found; they were written to the caller's buffer in order.
+public struct WindowRange: Equatable, Sendable {
+    /// Row indexes in the window (empty past the end of the content).
+    public var rows: Range<Int>
+    public var count: Int { rows.count }
+}
+
+/// Where the last window started, so the next query of a scroll walks a few rows from
+/// there instead of descending the tree.
+struct WindowCursor {
+    var version: UInt64 = .max
+    var leaf: UInt32 = HeightTree.none
+    var slot = 0
+    var row = 0
+    var y: Int64 = 0
+
+    init(version: UInt64 = .max, leaf: UInt32 = HeightTree.none, slot: Int = 0, row: Int = 0, y: Int64 = 0) {
+        self.version = version
+        self.leaf = leaf
+        self.slot = slot
+        self.row = row
+        self.y = y
+    }
+}
+
+extension RowStore {
+    /// Writes the rows that intersect `[offset - overscanBefore, offset + viewport +
+    /// overscanAfter)` into `buffer`, in order, each with its y and height; a row counts
+    /// when its bottom is below the window's top and its top above the window's bottom.
+    /// Allocates nothing; consecutive queries of a scroll cost a few rows each.
+    /// A buffer too small throws `bufferTooSmall` with the count needed (the buffer's
+    /// contents are then unspecified; the store is unchanged).
+    public func window(
+        offset: Double, viewport: Double, overscanBefore: Double = 0, overscanAfter: Double = 0,
+        into buffer: UnsafeMutableBufferPointer<VisibleRow>
+    ) throws(TesseraError) -> WindowRange {
+        let top = try LayoutUnit.offset(offset)
+        let height = try LayoutUnit.extent(viewport)
+        let before = try LayoutUnit.extent(overscanBefore)
+        let after = try LayoutUnit.extent(overscanAfter)
+        let start = max(top - before, 0)
+        let end = top &+ height &+ after
+        let rows = count
+        guard start < tree.totalHeight, start < end else {
+            let first = start < tree.totalHeight ? position(coveringUnits: start).row : rows
+            return WindowRange(rows: first..<first)
+        }
+        var c = firstRow(coveringUnits: start)
+        cursor.pointee = c
+        let first = c.row
+        var page = Page(tree.leaves[Int(c.leaf)].page!)
+        var pageCount = Int(tree.leaves[Int(c.leaf)].count)
+        var n = 0
+        while c.y < end {
+            let h = page.heights[c.slot]
+            if n < buffer.count {
+                buffer[n] = VisibleRow(
+                    row: c.row, id: page.ids[c.slot], y: LayoutUnit.points(c.y), height: LayoutUnit.points(Int64(h)),
+                    kind: page.kinds[c.slot], flags: RowFlags(rawValue: page.flags[c.slot]))
+            }
+            n += 1
+            c.y += Int64(h)
+            c.row += 1
+            c.slot += 1
+            if c.row == rows { break }
+            if c.slot == pageCount {
+                c.leaf = tree.leaves[Int(c.leaf)].next
+                page = Page(tree.leaves[Int(c.leaf)].page!)
+                pageCount = Int(tree.leaves[Int(c.leaf)].count)
+                c.slot = 0
+            }
+        }
+        guard n <= buffer.count else { throw .bufferTooSmall(needed: n, capacity: buffer.count) }
+        return WindowRange(rows: first..<(first + n))
+    }
+
+    /// The row covering `y` (< total height): from the last query's cursor when it is a
+    /// few rows away, else by descending the tree.
+    func firstRow(coveringUnits y: Int64) -> WindowCursor {
+        var c = cursor.pointee
+        guard c.version == version else { return position(coveringUnits: y) }
+        var page = Page(tree.leaves[Int(c.leaf)].page!)
+        var steps = 0
+        // Back while the row starts below y, then forward while it ends at or above y.
+        while c.y > y {
+            steps += 1
+            if steps > 64 { return position(coveringUnits: y) }
+            if c.slot == 0 {
+                c.leaf = tree.leaves[Int(c.leaf)].prev
+                page = Page(tree.leaves[Int(c.leaf)].page!)
+                c.slot = Int(tree.leaves[Int(c.leaf)].count)
+            }
+            c.slot -= 1
+            c.row -= 1
+            c.y -= Int64(page.heights[c.slot])
+        }
+        var pageCount = Int(tree.leaves[Int(c.leaf)].count)
+        while c.y + Int64(page.heights[c.slot]) <= y {
+            steps += 1
+            if steps > 64 { return position(coveringUnits: y) }
+            c.y += Int64(page.heights[c.slot])
+            c.row += 1
+            c.slot += 1
+            if c.slot == pageCount {
+                c.leaf = tree.leaves[Int(c.leaf)].next
+                page = Page(tree.leaves[Int(c.leaf)].page!)
+                pageCount = Int(tree.leaves[Int(c.leaf)].count)
+                c.slot = 0
+            }
+        }
+        return c
+    }
+}

@@ -1,0 +1,55 @@
+import CJemalloc
+
+/// Large buffers (row pages, summary nodes, the id index, the text arena) come from
+/// jemalloc with 64-byte alignment, so a column starts on a cache line and
+/// `stats.allocated` accounts for every byte the store holds.
+enum Jemalloc {
+    static let alignment = 64
+
+    static func allocate(bytes: Int, zeroed: Bool = false) -> UnsafeMutableRawPointer {
+        let flags = zeroed ? tess_mallocx_align_zeroed(alignment) : tess_mallocx_align(alignment)
+        guard let p = mallocx(max(bytes, 1), flags) else { outOfMemory(bytes) }
+        return p
+    }
+
+    /// Grows or shrinks in place when jemalloc can, otherwise moves the bytes.
+    static func reallocate(_ p: UnsafeMutableRawPointer, bytes: Int) -> UnsafeMutableRawPointer {
+        guard let q = rallocx(p, max(bytes, 1), tess_mallocx_align(alignment)) else { outOfMemory(bytes) }
+        return q
+    }
+
+    static func free(_ p: UnsafeMutableRawPointer) {
+        dallocx(p, tess_mallocx_align(alignment))
+    }
+
+    /// The bytes jemalloc really reserved for `p` (its size class).
+    static func usableSize(_ p: UnsafeMutableRawPointer) -> Int {
+        sallocx(p, tess_mallocx_align(alignment))
+    }
+
+    static func outOfMemory(_ bytes: Int) -> Never {
+        fatalError("Tessera: jemalloc could not allocate \(bytes) bytes")
+    }
+}
+
+/// jemalloc's own accounting of the process: bytes handed out and bytes resident.
+public struct MemoryStatistics: Sendable, Equatable {
+    /// `stats.allocated`: bytes in live allocations (size classes included).
+    public var allocated: Int
+    /// `stats.resident`: bytes in physically resident pages jemalloc maps.
+    public var resident: Int
+
+    /// Reads the statistics after refreshing jemalloc's cached totals (`epoch`).
+    public static func current() -> MemoryStatistics {
+        var epoch: UInt64 = 1, advanced: UInt64 = 0
+        var size = MemoryLayout<UInt64>.size
+        _ = mallctl("epoch", &advanced, &size, &epoch, MemoryLayout<UInt64>.size)
+        return MemoryStatistics(allocated: read("stats.allocated"), resident: read("stats.resident"))
+    }
+
+    private static func read(_ name: String) -> Int {
+        var value = 0
+        var size = MemoryLayout<Int>.size
+        return mallctl(name, &value, &size, nil, 0) == 0 ? value : -1
+    }
+}

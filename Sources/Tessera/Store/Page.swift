@@ -1,0 +1,53 @@
+/// One page of rows: five columns side by side in a single 64-byte aligned block of
+/// `Page.bytes` (10 KiB, an exact jemalloc size class). Rows `0..<count` are live.
+struct Page {
+    static let capacity = 512
+    /// Bytes per row: id 8, height 4, kind 2, flags 2, text reference 4.
+    static let rowBytes = 20
+    static let bytes = capacity * rowBytes
+
+    let base: UnsafeMutableRawPointer
+
+    @inline(__always) init(_ base: UnsafeMutableRawPointer) { self.base = base }
+
+    @inline(__always) var ids: UnsafeMutablePointer<UInt64> { base.assumingMemoryBound(to: UInt64.self) }
+    @inline(__always) var heights: UnsafeMutablePointer<UInt32> {
+        (base + 8 * Self.capacity).assumingMemoryBound(to: UInt32.self)
+    }
+    @inline(__always) var kinds: UnsafeMutablePointer<UInt16> {
+        (base + 12 * Self.capacity).assumingMemoryBound(to: UInt16.self)
+    }
+    @inline(__always) var flags: UnsafeMutablePointer<UInt16> {
+        (base + 14 * Self.capacity).assumingMemoryBound(to: UInt16.self)
+    }
+    @inline(__always) var text: UnsafeMutablePointer<UInt32> {
+        (base + 16 * Self.capacity).assumingMemoryBound(to: UInt32.self)
+    }
+
+    static func allocate() -> Page { Page(Jemalloc.allocate(bytes: bytes)) }
+
+    /// The slot of `id` among the first `count` rows, or -1.
+    func slot(of id: UInt64, count: Int) -> Int {
+        let ids = self.ids
+        for i in 0..<count where ids[i] == id { return i }
+        return -1
+    }
+
+    /// Copies `n` rows from `source[from...]` to `self[to...]`, every column (memmove-safe).
+    func copyRows(from source: Page, at from: Int, to: Int, count n: Int) {
+        guard n > 0 else { return }
+        (ids + to).update(from: source.ids + from, count: n)
+        (heights + to).update(from: source.heights + from, count: n)
+        (kinds + to).update(from: source.kinds + from, count: n)
+        (flags + to).update(from: source.flags + from, count: n)
+        (text + to).update(from: source.text + from, count: n)
+    }
+
+    /// Sum of the heights of rows `from..<to`, in 1/64 pt.
+    func heightSum(_ from: Int, _ to: Int) -> Int64 {
+        var sum: Int64 = 0
+        let h = heights
+        for i in from..<to { sum &+= Int64(h[i]) }
+        return sum
+    }
+}

@@ -1,0 +1,17 @@
+/// Per-row state bits, one `UInt16` column.
+public struct RowFlags: OptionSet, Sendable, Hashable {
+    public var rawValue: UInt16
+    public init(rawValue: UInt16) { self.rawValue = rawValue }
+
+    /// The height is a measurement, not the kind's estimate. Owned by the store.
+    public static let measured = RowFlags(rawValue: 1 << 0)
+    /// Selected in edit mode.
+    public static let selected = RowFlags(rawValue: 1 << 1)
+    /// Shows the unread indicator.
+    public static let unread = RowFlags(rawValue: 1 << 2)
+    /// Swiped open, revealing its actions.
+    public static let swipeOpen = RowFlags(rawValue: 1 << 3)
+
+    /// The bits a host may set or clear directly.
+    public static let hostSettable: RowFlags = [.selected, .unread, .swipeOpen]
+}

@@ -1,0 +1,154 @@
+/// The table of rows, struct-of-arrays, in pages of `Page.capacity` rows.
+///
+/// Each page holds the columns of its rows side by side (`id`, `height`, `kind`, `flags`,
+/// text reference); the pages are the leaves of a `HeightTree`, so an insert or remove in
+/// the middle of ten million rows moves at most one page of column data plus O(log n)
+/// summaries, and an id lookup never has to renumber the rows after it. The id index and
+/// the text arena sit beside the tree. No row is ever an object.
+///
+/// One thread at a time may use a store; its storage is freed with it.
+public struct RowStore: ~Copyable {
+    /// The tallest row the store represents: heights are 32-bit counts of 1/64 pt.
+    public static let maximumRowHeight = LayoutUnit.points(LayoutUnit.maximumRowUnits)
+
+    var tree = HeightTree()
+    var index: IDIndex
+    var text = TextArena()
+    /// Estimated height per kind, in 1/64 pt, for rows not yet measured.
+    var estimates: [UInt32]
+    /// One page of room for splitting a page without allocating.
+    let scratch: UnsafeMutableRawPointer
+    /// Where the last window query started, so a scroll continues from there.
+    let cursor: UnsafeMutablePointer<WindowCursor>
+    /// Bumped by every mutation; stale cursors are recognised by it.
+    var version: UInt64 = 0
+
+    /// A store whose kinds `0..<estimatedHeights.count` start at these heights (points).
+    public init(estimatedHeights: [Double]) throws(TesseraError) {
+        var units = [UInt32]()
+        units.reserveCapacity(estimatedHeights.count)
+        for h in estimatedHeights { units.append(try LayoutUnit.rowHeight(h)) }
+        guard units.count <= Int(UInt16.max) + 1 else {
+            throw .capacityExceeded("\(units.count) kinds, at most 65536")
+        }
+        estimates = units
+        index = IDIndex(seed: UInt64.random(in: .min ... .max))
+        scratch = Jemalloc.allocate(bytes: Page.bytes)
+        cursor = .allocate(capacity: 1)
+        cursor.initialize(to: WindowCursor())
+    }
+
+    deinit {
+        var l = tree.firstLeaf
+        while l != HeightTree.none {
+            Jemalloc.free(tree.leaves[Int(l)].page!)
+            l = tree.leaves[Int(l)].next
+        }
+        Jemalloc.free(scratch)
+        cursor.deallocate()
+    }
+
+    /// Number of rows.
+    public var count: Int { tree.rowCount }
+
+    /// Height of all rows, measured or estimated, in points.
+    public var totalHeight: Double { LayoutUnit.points(tree.totalHeight) }
+
+    /// Number of cell kinds with an estimated height.
+    public var kindCount: Int { estimates.count }
+
+    /// The estimated height of a kind, in points.
+    public func estimatedHeight(ofKind kind: UInt16) throws(TesseraError) -> Double {
+        guard Int(kind) < estimates.count else { throw .unknownKind(kind, kindCount: estimates.count) }
+        return LayoutUnit.points(Int64(estimates[Int(kind)]))
+    }
+
+    // MARK: Reading rows
+
+    func checkRow(_ row: Int) throws(TesseraError) {
+        guard row >= 0, row < count else { throw .rowOutOfBounds(index: row, count: count) }
+    }
+
+    func locate(_ row: Int) -> (page: Page, slot: Int) {
+        let found = tree.leaf(containingRow: row)
+        return (Page(tree.leaves[Int(found.leaf)].page!), found.slot)
+    }
+
+    /// The columns of one row.
+    public func row(_ row: Int) throws(TesseraError) -> RowInfo {
+        try checkRow(row)
+        let (page, slot) = locate(row)
+        return RowInfo(
+            id: page.ids[slot], kind: page.kinds[slot], flags: RowFlags(rawValue: page.flags[slot]),
+            height: LayoutUnit.points(Int64(page.heights[slot])))
+    }
+
+    /// The row index of `id`, or nil when the store does not hold it. O(log n) plus one
+    /// page scan.
+    public func index(of id: UInt64) -> Int? {
+        guard let (leaf, slot) = find(id) else { return nil }
+        return tree.start(ofLeaf: leaf).row + slot
+    }
+
+    func find(_ id: UInt64) -> (leaf: UInt32, slot: Int)? {
+        var slot = -1
+        let leaves = tree.leaves
+        guard let leaf = index.page(of: id, where: { l in
+            let info = leaves[Int(l)]
+            slot = Page(info.page!).slot(of: id, count: Int(info.count))
+            return slot >= 0
+        }) else { return nil }
+        return (leaf, slot)
+    }
+
+    /// Text slot `slot` of a row (empty when the row has fewer slots).
+    public func text(ofRow row: Int, slot: Int) throws(TesseraError) -> String {
+        try checkRow(row)
+        let (page, s) = locate(row)
+        return String(decoding: text.bytes(page.text[s], slot: slot), as: UTF8.self)
+    }
+
+    /// Number of text slots a row has.
+    public func textSlotCount(ofRow row: Int) throws(TesseraError) -> Int {
+        try checkRow(row)
+        let (page, s) = locate(row)
+        return text.slotCount(page.text[s])
+    }
+
+    /// Bytes jemalloc holds for this store, split by part (size classes included).
+    public var memory: StoreMemory {
+        var pages = 0
+        var l = tree.firstLeaf
+        while l != HeightTree.none {
+            pages += Jemalloc.usableSize(tree.leaves[Int(l)].page!)
+            l = tree.leaves[Int(l)].next
+        }
+        return StoreMemory(
+            pages: pages, tree: tree.allocatedBytes, idIndex: index.allocatedBytes,
+            textArena: text.allocatedBytes, scratch: Jemalloc.usableSize(scratch))
+    }
+}
+
+/// The columns of one row, heights in points.
+public struct RowInfo: Equatable, Sendable {
+    public var id: UInt64
+    public var kind: UInt16
+    public var flags: RowFlags
+    public var height: Double
+}
+
+/// jemalloc bytes a store holds, by part.
+public struct StoreMemory: Equatable, Sendable {
+    /// Row pages: id, height, kind, flags and text reference columns.
+    public var pages: Int
+    /// Inner summary nodes and the leaf records.
+    public var tree: Int
+    /// The id → page hash table.
+    public var idIndex: Int
+    /// Text bytes and slot tables.
+    public var textArena: Int
+    /// The one spare page used when splitting.
+    public var scratch: Int
+
+    public var total: Int { pages + tree + idIndex + textArena + scratch }
+}

@@ -1,0 +1,44 @@
+/// Text for a batch of rows: one UTF-8 buffer and, per row, `slotsPerRow` slots given by
+/// byte offsets, so slot `s` of row `r` is `utf8[offsets[r * slotsPerRow + s] ..<
+/// offsets[r * slotsPerRow + s + 1]]`. Unused slots are empty.
+public struct RowText: Sendable, Equatable {
+    public var utf8: [UInt8]
+    public var slotsPerRow: Int
+    public var offsets: [Int]
+
+    public init(utf8: [UInt8], slotsPerRow: Int, offsets: [Int]) {
+        self.utf8 = utf8
+        self.slotsPerRow = slotsPerRow
+        self.offsets = offsets
+    }
+
+    /// An empty batch to fill with `append(_:)`.
+    public init(slotsPerRow: Int) {
+        self.init(utf8: [], slotsPerRow: slotsPerRow, offsets: [0])
+    }
+
+    /// Adds one row's slots (missing ones are empty, extra ones are dropped).
+    public mutating func append(_ slots: [String]) {
+        for s in 0..<slotsPerRow {
+            if s < slots.count { utf8.append(contentsOf: slots[s].utf8) }
+            offsets.append(utf8.count)
+        }
+    }
+}
+
+/// The columns of a batch of rows as the store reads them, borrowed from the caller.
+struct RowColumns {
+    var ids: UnsafeBufferPointer<UInt64>
+    var kinds: UnsafeBufferPointer<UInt16>
+    /// Measured heights in 1/64 pt, or nil for "start at the kind's estimate".
+    var heights: UnsafeBufferPointer<UInt32>?
+    var text: TextColumns?
+
+    var count: Int { ids.count }
+}
+
+struct TextColumns {
+    var utf8: UnsafeRawBufferPointer
+    var offsets: UnsafeBufferPointer<Int>
+    var slotsPerRow: Int
+}

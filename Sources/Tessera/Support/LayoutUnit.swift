@@ -1,0 +1,34 @@
+/// Heights and offsets are stored as integers in 1/64 pt (FreeType's 26.6), so every
+/// prefix sum is exact and identical on every platform. The public API speaks points.
+enum LayoutUnit {
+    static let perPoint: Double = 64
+
+    /// The largest height one row may have, in units (a row height is stored in 32 bits).
+    static let maximumRowUnits: Int64 = Int64(UInt32.max)
+
+    @inline(__always)
+    static func points(_ units: Int64) -> Double { Double(units) / perPoint }
+
+    /// A row height in units, rounded to the nearest 1/64 pt.
+    static func rowHeight(_ points: Double) throws(TesseraError) -> UInt32 {
+        guard points.isFinite, points >= 0 else { throw .invalidHeight(points) }
+        let units = (points * perPoint).rounded()
+        guard units <= Double(maximumRowUnits) else { throw .invalidHeight(points) }
+        return UInt32(units)
+    }
+
+    /// A scroll offset in units, rounded down so the row under a fractional offset is the
+    /// one that covers it.
+    static func offset(_ points: Double) throws(TesseraError) -> Int64 {
+        guard points.isFinite, points >= 0 else { throw .invalidOffset(points) }
+        // Offsets beyond Int64 units are far past any content; clamp instead of trapping.
+        let units = (points * perPoint).rounded(.down)
+        return units >= 0x1p62 ? Int64(1) << 62 : Int64(units)
+    }
+
+    static func extent(_ points: Double) throws(TesseraError) -> Int64 {
+        guard points.isFinite, points >= 0 else { throw .invalidViewport(points) }
+        let units = (points * perPoint).rounded(.up)
+        return units >= 0x1p62 ? Int64(1) << 62 : Int64(units)
+    }
+}

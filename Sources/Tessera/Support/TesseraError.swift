@@ -1,0 +1,50 @@
+/// Every failure Tessera reports. A throwing call that fails leaves all state as it was.
+public enum TesseraError: Error, Equatable, Sendable, CustomStringConvertible {
+    /// A height that is negative, NaN, infinite or over `RowStore.maximumRowHeight` points.
+    case invalidHeight(Double)
+    /// A scroll offset that is negative, NaN or infinite.
+    case invalidOffset(Double)
+    /// A viewport height or overscan that is negative, NaN or infinite.
+    case invalidViewport(Double)
+    /// A row index outside `0..<count`.
+    case rowOutOfBounds(index: Int, count: Int)
+    /// A row range (or insertion index) outside the store.
+    case rangeOutOfBounds(lowerBound: Int, upperBound: Int, count: Int)
+    /// A caller buffer too small for the result; `needed` is the size that would fit it.
+    case bufferTooSmall(needed: Int, capacity: Int)
+    /// An id that is already in the store, or twice in one batch.
+    case duplicateID(UInt64)
+    /// An id the store does not hold.
+    case unknownID(UInt64)
+    /// A kind with no estimated height (kinds are `0..<kindCount`).
+    case unknownKind(UInt16, kindCount: Int)
+    /// Parallel columns of different lengths.
+    case columnLengthMismatch(column: String, expected: Int, actual: Int)
+    /// Text slot offsets that are not non-decreasing or point past the text buffer.
+    case invalidTextOffsets(row: Int, slot: Int)
+    /// A text slot that is not valid UTF-8; `byteOffset` is where decoding failed.
+    case invalidUTF8(row: Int, slot: Int, byteOffset: Int)
+    /// Flag bits a host may not set or clear (see `RowFlags.hostSettable`).
+    case invalidFlags(UInt16)
+    /// More rows or text than the store's fixed-width references can address.
+    case capacityExceeded(String)
+
+    public var description: String {
+        switch self {
+        case .invalidHeight(let h): "invalid height \(h) pt (must be finite, >= 0 and <= \(RowStore.maximumRowHeight))"
+        case .invalidOffset(let y): "invalid scroll offset \(y) pt (must be finite and >= 0)"
+        case .invalidViewport(let v): "invalid viewport or overscan \(v) pt (must be finite and >= 0)"
+        case .rowOutOfBounds(let i, let n): "row \(i) out of bounds for \(n) rows"
+        case .rangeOutOfBounds(let lo, let hi, let n): "range \(lo)..<\(hi) out of bounds for \(n) rows"
+        case .bufferTooSmall(let needed, let capacity): "buffer holds \(capacity) entries, \(needed) needed"
+        case .duplicateID(let id): "duplicate row id \(id)"
+        case .unknownID(let id): "unknown row id \(id)"
+        case .unknownKind(let k, let n): "unknown kind \(k) (\(n) kinds have estimates)"
+        case .columnLengthMismatch(let c, let e, let a): "column \(c) has \(a) entries, \(e) expected"
+        case .invalidTextOffsets(let r, let s): "text offsets of row \(r) slot \(s) are decreasing or past the text buffer"
+        case .invalidUTF8(let r, let s, let o): "row \(r) slot \(s) is not valid UTF-8 at byte \(o)"
+        case .invalidFlags(let bits): "flags 0x\(String(bits, radix: 16)) are not host-settable"
+        case .capacityExceeded(let what): "capacity exceeded: \(what)"
+        }
+    }
+}

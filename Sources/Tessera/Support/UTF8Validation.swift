@@ -1,0 +1,36 @@
+/// Strict UTF-8 validation (Unicode Table 3-7: no overlongs, no surrogates, nothing past
+/// U+10FFFF). Returns the offset of the first byte that does not start or continue a valid
+/// sequence, or nil when all bytes are valid.
+func firstInvalidUTF8Byte(_ bytes: UnsafeRawBufferPointer) -> Int? {
+    let n = bytes.count
+    guard n > 0, let base = bytes.baseAddress else { return nil }
+    let p = base.assumingMemoryBound(to: UInt8.self)
+    var i = 0
+    while i < n {
+        // Eight ASCII bytes at a time.
+        if i + 8 <= n, base.loadUnaligned(fromByteOffset: i, as: UInt64.self) & 0x8080_8080_8080_8080 == 0 {
+            i += 8
+            continue
+        }
+        let b0 = p[i]
+        if b0 < 0x80 { i += 1; continue }
+        let length: Int
+        var low: UInt8 = 0x80, high: UInt8 = 0xBF
+        switch b0 {
+        case 0xC2...0xDF: length = 2
+        case 0xE0: length = 3; low = 0xA0
+        case 0xED: length = 3; high = 0x9F
+        case 0xE1...0xEF: length = 3
+        case 0xF0: length = 4; low = 0x90
+        case 0xF4: length = 4; high = 0x8F
+        case 0xF1...0xF3: length = 4
+        default: return i
+        }
+        guard i + length <= n else { return i }
+        let b1 = p[i + 1]
+        guard b1 >= low, b1 <= high else { return i }
+        for k in 2..<length where p[i + k] & 0xC0 != 0x80 { return i }
+        i += length
+    }
+    return nil
+}

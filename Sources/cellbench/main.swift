@@ -1,0 +1,2 @@
+import Tessera
+print("cellbench")
