@@ -7,7 +7,6 @@
 /// and list links); inner nodes are fixed-size records in one buffer. Both are addressed
 /// by `UInt32` numbers, so growing a buffer never invalidates a reference.
 struct HeightTree: ~Copyable {
-    static let fanout = 64
     static let none: UInt32 = .max
 
     struct Leaf {
@@ -19,11 +18,13 @@ struct HeightTree: ~Copyable {
         var prev: UInt32
     }
 
+    /// Children per inner node.
+    let fanout: Int
     // An inner node: header (count, level, parent), then children, counts and heights.
     static let childrenOffset = 16
-    static let countsOffset = childrenOffset + 4 * fanout
-    static let heightsOffset = countsOffset + 8 * fanout
-    static let nodeStride = (heightsOffset + 8 * fanout + 63) & ~63
+    let countsOffset: Int
+    let heightsOffset: Int
+    let nodeStride: Int
 
     var leaves: UnsafeMutablePointer<Leaf>
     var leafCapacity: Int
@@ -37,12 +38,16 @@ struct HeightTree: ~Copyable {
     var firstLeaf: UInt32 = none
     var lastLeaf: UInt32 = none
 
-    init() {
+    init(fanout: Int) {
+        self.fanout = fanout
+        countsOffset = Self.childrenOffset + 4 * fanout
+        heightsOffset = countsOffset + 8 * fanout
+        nodeStride = (heightsOffset + 8 * fanout + 63) & ~63
         leafCapacity = 16
         leaves = Jemalloc.allocate(bytes: leafCapacity * MemoryLayout<Leaf>.stride)
             .bindMemory(to: Leaf.self, capacity: leafCapacity)
         nodeCapacity = 4
-        nodes = Jemalloc.allocate(bytes: nodeCapacity * Self.nodeStride)
+        nodes = Jemalloc.allocate(bytes: nodeCapacity * nodeStride)
         root = allocateNode(level: 1)
     }
 
@@ -55,7 +60,7 @@ struct HeightTree: ~Copyable {
 
     // MARK: Node fields
 
-    @inline(__always) func node(_ n: UInt32) -> UnsafeMutableRawPointer { nodes + Int(n) * Self.nodeStride }
+    @inline(__always) func node(_ n: UInt32) -> UnsafeMutableRawPointer { nodes + Int(n) * nodeStride }
     @inline(__always) func childCount(_ n: UInt32) -> Int { Int(node(n).load(as: Int32.self)) }
     @inline(__always) func setChildCount(_ n: UInt32, _ c: Int) { node(n).storeBytes(of: Int32(c), as: Int32.self) }
     @inline(__always) func level(_ n: UInt32) -> Int { Int(node(n).load(fromByteOffset: 4, as: Int32.self)) }
@@ -65,10 +70,10 @@ struct HeightTree: ~Copyable {
         (node(n) + Self.childrenOffset).assumingMemoryBound(to: UInt32.self)
     }
     @inline(__always) func counts(_ n: UInt32) -> UnsafeMutablePointer<Int64> {
-        (node(n) + Self.countsOffset).assumingMemoryBound(to: Int64.self)
+        (node(n) + countsOffset).assumingMemoryBound(to: Int64.self)
     }
     @inline(__always) func heights(_ n: UInt32) -> UnsafeMutablePointer<Int64> {
-        (node(n) + Self.heightsOffset).assumingMemoryBound(to: Int64.self)
+        (node(n) + heightsOffset).assumingMemoryBound(to: Int64.self)
     }
 
     /// Rows and height of the whole tree.
@@ -96,7 +101,7 @@ struct HeightTree: ~Copyable {
         } else {
             if nodeCount == nodeCapacity {
                 nodeCapacity *= 2
-                nodes = Jemalloc.reallocate(nodes, bytes: nodeCapacity * Self.nodeStride)
+                nodes = Jemalloc.reallocate(nodes, bytes: nodeCapacity * nodeStride)
             }
             n = UInt32(nodeCount)
             nodeCount += 1
@@ -253,7 +258,7 @@ struct HeightTree: ~Copyable {
 
     mutating func insertChild(_ child: UInt32, count: Int64, height: Int64, into n: UInt32, at position: Int) {
         let k = childCount(n), lvl = level(n)
-        if k < Self.fanout {
+        if k < fanout {
             place(child, count: count, height: height, into: n, at: position)
             refreshUpward(from: n)
             return
@@ -261,7 +266,7 @@ struct HeightTree: ~Copyable {
         // Split. Appending at the end starts an empty sibling so sequential appends keep
         // nodes full; otherwise the upper half moves.
         let sibling = allocateNode(level: lvl)
-        let keep = position == Self.fanout ? Self.fanout : Self.fanout / 2
+        let keep = position == fanout ? fanout : fanout / 2
         let moved = k - keep
         if moved > 0 {
             children(sibling).update(from: children(n) + keep, count: moved)
@@ -271,7 +276,7 @@ struct HeightTree: ~Copyable {
             setChildCount(sibling, moved)
             setChildCount(n, keep)
         }
-        if position <= keep && position < Self.fanout {
+        if position <= keep && position < fanout {
             place(child, count: count, height: height, into: n, at: position)
         } else {
             place(child, count: count, height: height, into: sibling, at: position - keep)
@@ -335,12 +340,12 @@ struct HeightTree: ~Copyable {
         let i = index(of: n, in: p)
         let left = i > 0 ? children(p)[i - 1] : Self.none
         let right = i + 1 < childCount(p) ? children(p)[i + 1] : Self.none
-        if left != Self.none, childCount(left) + k - 1 <= Self.fanout {
+        if left != Self.none, childCount(left) + k - 1 <= fanout {
             absorb(n, into: left)
             refreshUpward(from: left)
             removeChild(at: i, from: p)
             freeNode(n)
-        } else if right != Self.none, childCount(right) + k - 1 <= Self.fanout {
+        } else if right != Self.none, childCount(right) + k - 1 <= fanout {
             absorb(right, into: n)
             refreshUpward(from: n)
             removeChild(at: i + 1, from: p)

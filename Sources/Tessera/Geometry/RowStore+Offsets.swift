@@ -7,7 +7,7 @@ extension RowStore {
 
     func top(ofRow row: Int) -> Int64 {
         let found = tree.leaf(containingRow: row)
-        return found.leafY + Page(tree.leaves[Int(found.leaf)].page!).heightSum(0, found.slot)
+        return found.leafY + Page(tree.leaves[Int(found.leaf)].page!, capacity: pageCapacity).heightSum(0, found.slot)
     }
 
     /// The row that covers offset `y` (its top <= y < its bottom) and how far into it `y`
@@ -22,7 +22,7 @@ extension RowStore {
     /// Leaf, slot, row index and top of the row covering `y` (< total height).
     func position(coveringUnits y: Int64) -> WindowCursor {
         let found = tree.leaf(containingOffset: y)
-        let h = Page(tree.leaves[Int(found.leaf)].page!).heights
+        let h = Page(tree.leaves[Int(found.leaf)].page!, capacity: pageCapacity).heights
         var slot = 0, top = found.leafY
         while top + Int64(h[slot]) <= y {
             top += Int64(h[slot])

@@ -67,7 +67,7 @@ extension RowStore {
         var c = firstRow(coveringUnits: start)
         cursor.pointee = c
         let first = c.row
-        var page = Page(tree.leaves[Int(c.leaf)].page!)
+        var page = Page(tree.leaves[Int(c.leaf)].page!, capacity: pageCapacity)
         var pageCount = Int(tree.leaves[Int(c.leaf)].count)
         var n = 0
         while c.y < end {
@@ -84,7 +84,7 @@ extension RowStore {
             if c.row == rows { break }
             if c.slot == pageCount {
                 c.leaf = tree.leaves[Int(c.leaf)].next
-                page = Page(tree.leaves[Int(c.leaf)].page!)
+                page = Page(tree.leaves[Int(c.leaf)].page!, capacity: pageCapacity)
                 pageCount = Int(tree.leaves[Int(c.leaf)].count)
                 c.slot = 0
             }
@@ -98,7 +98,7 @@ extension RowStore {
     func firstRow(coveringUnits y: Int64) -> WindowCursor {
         var c = cursor.pointee
         guard c.version == version else { return position(coveringUnits: y) }
-        var page = Page(tree.leaves[Int(c.leaf)].page!)
+        var page = Page(tree.leaves[Int(c.leaf)].page!, capacity: pageCapacity)
         var steps = 0
         // Back while the row starts below y, then forward while it ends at or above y.
         while c.y > y {
@@ -106,7 +106,7 @@ extension RowStore {
             if steps > 64 { return position(coveringUnits: y) }
             if c.slot == 0 {
                 c.leaf = tree.leaves[Int(c.leaf)].prev
-                page = Page(tree.leaves[Int(c.leaf)].page!)
+                page = Page(tree.leaves[Int(c.leaf)].page!, capacity: pageCapacity)
                 c.slot = Int(tree.leaves[Int(c.leaf)].count)
             }
             c.slot -= 1
@@ -122,7 +122,7 @@ extension RowStore {
             c.slot += 1
             if c.slot == pageCount {
                 c.leaf = tree.leaves[Int(c.leaf)].next
-                page = Page(tree.leaves[Int(c.leaf)].page!)
+                page = Page(tree.leaves[Int(c.leaf)].page!, capacity: pageCapacity)
                 pageCount = Int(tree.leaves[Int(c.leaf)].count)
                 c.slot = 0
             }

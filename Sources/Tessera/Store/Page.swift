@@ -1,30 +1,35 @@
 /// One page of rows: five columns side by side in a single 64-byte aligned block of
-/// `Page.bytes` (10 KiB, an exact jemalloc size class). Rows `0..<count` are live.
+/// `capacity * rowBytes` bytes (10 KiB at the default 512 rows, an exact jemalloc size
+/// class). Rows `0..<count` are live.
 struct Page {
-    static let capacity = 512
     /// Bytes per row: id 8, height 4, kind 2, flags 2, text reference 4.
     static let rowBytes = 20
-    static let bytes = capacity * rowBytes
 
     let base: UnsafeMutableRawPointer
+    let capacity: Int
 
-    @inline(__always) init(_ base: UnsafeMutableRawPointer) { self.base = base }
+    @inline(__always) init(_ base: UnsafeMutableRawPointer, capacity: Int) {
+        self.base = base
+        self.capacity = capacity
+    }
 
     @inline(__always) var ids: UnsafeMutablePointer<UInt64> { base.assumingMemoryBound(to: UInt64.self) }
     @inline(__always) var heights: UnsafeMutablePointer<UInt32> {
-        (base + 8 * Self.capacity).assumingMemoryBound(to: UInt32.self)
+        (base + 8 * capacity).assumingMemoryBound(to: UInt32.self)
     }
     @inline(__always) var kinds: UnsafeMutablePointer<UInt16> {
-        (base + 12 * Self.capacity).assumingMemoryBound(to: UInt16.self)
+        (base + 12 * capacity).assumingMemoryBound(to: UInt16.self)
     }
     @inline(__always) var flags: UnsafeMutablePointer<UInt16> {
-        (base + 14 * Self.capacity).assumingMemoryBound(to: UInt16.self)
+        (base + 14 * capacity).assumingMemoryBound(to: UInt16.self)
     }
     @inline(__always) var text: UnsafeMutablePointer<UInt32> {
-        (base + 16 * Self.capacity).assumingMemoryBound(to: UInt32.self)
+        (base + 16 * capacity).assumingMemoryBound(to: UInt32.self)
     }
 
-    static func allocate() -> Page { Page(Jemalloc.allocate(bytes: bytes)) }
+    static func allocate(capacity: Int) -> Page {
+        Page(Jemalloc.allocate(bytes: capacity * rowBytes), capacity: capacity)
+    }
 
     /// The slot of `id` among the first `count` rows, or -1.
     func slot(of id: UInt64, count: Int) -> Int {

@@ -18,7 +18,7 @@ extension RowStore {
     mutating func setHeight(units: UInt32, measured: Bool, ofRow row: Int) {
         version &+= 1
         let found = tree.leaf(containingRow: row)
-        let page = Page(tree.leaves[Int(found.leaf)].page!)
+        let page = Page(tree.leaves[Int(found.leaf)].page!, capacity: pageCapacity)
         let delta = Int64(units) - Int64(page.heights[found.slot])
         page.heights[found.slot] = units
         let bit = RowFlags.measured.rawValue

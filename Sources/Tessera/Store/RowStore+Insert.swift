@@ -137,7 +137,7 @@ extension RowStore {
         index.reserve(index.count + k)
 
         if tree.firstLeaf == HeightTree.none {
-            let page = Page.allocate()
+            let page = Page.allocate(capacity: pageCapacity)
             let leaf = tree.allocateLeaf(page: page.base)
             tree.insertLeaf(leaf, after: HeightTree.none)
         }
@@ -149,11 +149,11 @@ extension RowStore {
             let found = tree.leaf(containingRow: position)
             (leaf, slot) = (found.leaf, found.slot)
         }
-        let page = Page(tree.leaves[Int(leaf)].page!)
+        let page = Page(tree.leaves[Int(leaf)].page!, capacity: pageCapacity)
         let old = Int(tree.leaves[Int(leaf)].count), oldHeight = tree.leaves[Int(leaf)].height
         let total = old + k
 
-        if total <= Page.capacity {
+        if total <= pageCapacity {
             page.copyRows(from: page, at: slot, to: slot + k, count: old - slot)
             writeNewRows(rows, 0..<k, into: page, at: slot, leaf: leaf)
             tree.adjust(leaf: leaf, rows: k, height: page.heightSum(0, total) - oldHeight)
@@ -163,19 +163,19 @@ extension RowStore {
         // Spread the page's rows and the new ones over as many pages as needed: evenly
         // when inserting inside the page (room on both sides for more), packed full when
         // appending after its last row (so a growing list keeps full pages).
-        let scratchPage = Page(scratch)
+        let scratchPage = Page(scratch, capacity: pageCapacity)
         scratchPage.copyRows(from: page, at: 0, to: 0, count: old)
-        let pages = (total + Page.capacity - 1) / Page.capacity
+        let pages = (total + pageCapacity - 1) / pageCapacity
         let packed = slot == old
         func size(_ j: Int) -> Int {
-            packed ? min(Page.capacity, total - j * Page.capacity) : total / pages + (j < total % pages ? 1 : 0)
+            packed ? min(pageCapacity, total - j * pageCapacity) : total / pages + (j < total % pages ? 1 : 0)
         }
         // The combined sequence: scratch[0..<slot], the new rows, scratch[slot..<old].
         var source = 0
         var dest = leaf, destPage = page, previous = HeightTree.none
         for j in 0..<pages {
             if j > 0 {
-                destPage = Page.allocate()
+                destPage = Page.allocate(capacity: pageCapacity)
                 dest = tree.allocateLeaf(page: destPage.base)
             }
             let n = size(j)

@@ -17,9 +17,9 @@ extension RowStore {
         var l = tree.firstLeaf, rows = 0, previous = HeightTree.none
         while l != HeightTree.none {
             let info = tree.leaves[Int(l)]
-            let page = Page(info.page!)
+            let page = Page(info.page!, capacity: pageCapacity)
             let n = Int(info.count)
-            precondition(n > 0 && n <= Page.capacity, "page \(l) holds \(n) rows")
+            precondition(n > 0 && n <= pageCapacity, "page \(l) holds \(n) rows")
             precondition(info.prev == previous, "page \(l) links back to \(info.prev), not \(previous)")
             precondition(page.heightSum(0, n) == info.height, "page \(l) height differs from its rows'")
             for s in 0..<n {
@@ -72,7 +72,7 @@ extension HeightTree {
     @discardableResult
     func check(_ n: UInt32, leaves order: inout [UInt32]) -> (count: Int64, height: Int64) {
         let k = childCount(n), lvl = level(n)
-        precondition(k > 0 && k <= Self.fanout, "node \(n) has \(k) children")
+        precondition(k > 0 && k <= fanout, "node \(n) has \(k) children")
         precondition(n == root || k > 0, "empty inner node \(n)")
         var total: (count: Int64, height: Int64) = (0, 0)
         for i in 0..<k {

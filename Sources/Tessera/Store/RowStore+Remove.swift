@@ -9,7 +9,7 @@ extension RowStore {
         var remaining = range.count
         while remaining > 0 {
             let (leaf, slot, _, _) = tree.leaf(containingRow: range.lowerBound)
-            let page = Page(tree.leaves[Int(leaf)].page!)
+            let page = Page(tree.leaves[Int(leaf)].page!, capacity: pageCapacity)
             let old = Int(tree.leaves[Int(leaf)].count)
             let n = min(remaining, old - slot)
             for t in slot..<(slot + n) {
@@ -36,19 +36,19 @@ extension RowStore {
     mutating func mergeIfSparse(_ leaf: UInt32) {
         var leaf = leaf
         let prev = tree.leaves[Int(leaf)].prev
-        if prev != HeightTree.none, Int(tree.leaves[Int(leaf)].count + tree.leaves[Int(prev)].count) <= Page.capacity {
+        if prev != HeightTree.none, Int(tree.leaves[Int(leaf)].count + tree.leaves[Int(prev)].count) <= pageCapacity {
             absorb(leaf, into: prev)
             leaf = prev
         }
         let next = tree.leaves[Int(leaf)].next
-        if next != HeightTree.none, Int(tree.leaves[Int(leaf)].count + tree.leaves[Int(next)].count) <= Page.capacity {
+        if next != HeightTree.none, Int(tree.leaves[Int(leaf)].count + tree.leaves[Int(next)].count) <= pageCapacity {
             absorb(next, into: leaf)
         }
     }
 
     /// Moves every row of page `source` to the end of the page before it, `target`.
     mutating func absorb(_ source: UInt32, into target: UInt32) {
-        let from = Page(tree.leaves[Int(source)].page!), to = Page(tree.leaves[Int(target)].page!)
+        let from = Page(tree.leaves[Int(source)].page!, capacity: pageCapacity), to = Page(tree.leaves[Int(target)].page!, capacity: pageCapacity)
         let n = Int(tree.leaves[Int(source)].count), at = Int(tree.leaves[Int(target)].count)
         let height = tree.leaves[Int(source)].height
         to.copyRows(from: from, at: 0, to: at, count: n)
@@ -63,7 +63,7 @@ extension RowStore {
         var fresh = TextArena(capacity: text.liveBytes + 64)
         var l = tree.firstLeaf
         while l != HeightTree.none {
-            let page = Page(tree.leaves[Int(l)].page!)
+            let page = Page(tree.leaves[Int(l)].page!, capacity: pageCapacity)
             for s in 0..<Int(tree.leaves[Int(l)].count) {
                 page.text[s] = fresh.append(record: page.text[s], from: text)
             }

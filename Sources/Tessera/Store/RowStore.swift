@@ -1,4 +1,4 @@
-/// The table of rows, struct-of-arrays, in pages of `Page.capacity` rows.
+/// The table of rows, struct-of-arrays, in pages of `pageCapacity` rows.
 ///
 /// Each page holds the columns of its rows side by side (`id`, `height`, `kind`, `flags`,
 /// text reference); the pages are the leaves of a `HeightTree`, so an insert or remove in
@@ -11,7 +11,9 @@ public struct RowStore: ~Copyable {
     /// The tallest row the store represents: heights are 32-bit counts of 1/64 pt.
     public static let maximumRowHeight = LayoutUnit.points(LayoutUnit.maximumRowUnits)
 
-    var tree = HeightTree()
+    var tree: HeightTree
+    /// Rows per page.
+    let pageCapacity: Int
     var index: IDIndex
     var text = TextArena()
     /// Estimated height per kind, in 1/64 pt, for rows not yet measured.
@@ -24,7 +26,15 @@ public struct RowStore: ~Copyable {
     var version: UInt64 = 0
 
     /// A store whose kinds `0..<estimatedHeights.count` start at these heights (points).
-    public init(estimatedHeights: [Double]) throws(TesseraError) {
+    ///
+    /// `pageCapacity` (rows per page, 2...4096) and `treeFanout` (children per summary
+    /// node, 4...64) trade memory for speed; the defaults suit millions of rows, and tiny
+    /// values let tests reach deep trees with few rows.
+    public init(
+        estimatedHeights: [Double], pageCapacity: Int = 512, treeFanout: Int = 64
+    ) throws(TesseraError) {
+        guard (2...4096).contains(pageCapacity) else { throw .capacityExceeded("page capacity \(pageCapacity), allowed 2...4096") }
+        guard (4...64).contains(treeFanout) else { throw .capacityExceeded("tree fanout \(treeFanout), allowed 4...64") }
         var units = [UInt32]()
         units.reserveCapacity(estimatedHeights.count)
         for h in estimatedHeights { units.append(try LayoutUnit.rowHeight(h)) }
@@ -32,8 +42,10 @@ public struct RowStore: ~Copyable {
             throw .capacityExceeded("\(units.count) kinds, at most 65536")
         }
         estimates = units
+        self.pageCapacity = pageCapacity
+        tree = HeightTree(fanout: treeFanout)
         index = IDIndex(seed: UInt64.random(in: .min ... .max))
-        scratch = Jemalloc.allocate(bytes: Page.bytes)
+        scratch = Jemalloc.allocate(bytes: pageCapacity * Page.rowBytes)
         cursor = .allocate(capacity: 1)
         cursor.initialize(to: WindowCursor())
     }
@@ -71,7 +83,7 @@ public struct RowStore: ~Copyable {
 
     func locate(_ row: Int) -> (page: Page, slot: Int) {
         let found = tree.leaf(containingRow: row)
-        return (Page(tree.leaves[Int(found.leaf)].page!), found.slot)
+        return (Page(tree.leaves[Int(found.leaf)].page!, capacity: pageCapacity), found.slot)
     }
 
     /// The columns of one row.
@@ -95,7 +107,7 @@ public struct RowStore: ~Copyable {
         let leaves = tree.leaves
         guard let leaf = index.page(of: id, where: { l in
             let info = leaves[Int(l)]
-            slot = Page(info.page!).slot(of: id, count: Int(info.count))
+            slot = Page(info.page!, capacity: pageCapacity).slot(of: id, count: Int(info.count))
             return slot >= 0
         }) else { return nil }
         return (leaf, slot)
