@@ -23,7 +23,8 @@ let package = Package(
         .target(
             name: "Tessera",
             dependencies: ["CJemalloc"],
-            swiftSettings: invariants
+            swiftSettings: invariants,
+            linkerSettings: [.linkedLibrary("m")]  // rounding calls into libm
         ),
         .executableTarget(
             name: "cellbench",
