@@ -76,20 +76,9 @@ struct HeightTree: ~Copyable {
         (node(n) + heightsOffset).assumingMemoryBound(to: Int64.self)
     }
 
-    /// Rows and height of the whole tree.
-    var rowCount: Int {
-        let n = childCount(root), c = counts(root)
-        var total: Int64 = 0
-        for i in 0..<n { total &+= c[i] }
-        return Int(total)
-    }
-
-    var totalHeight: Int64 {
-        let n = childCount(root), h = heights(root)
-        var total: Int64 = 0
-        for i in 0..<n { total &+= h[i] }
-        return total
-    }
+    /// Rows and height of the whole tree, kept current by every change.
+    var rowCount = 0
+    var totalHeight: Int64 = 0
 
     // MARK: Allocation
 
@@ -200,6 +189,8 @@ struct HeightTree: ~Copyable {
     mutating func adjust(leaf: UInt32, rows: Int, height: Int64) {
         leaves[Int(leaf)].count += Int32(rows)
         leaves[Int(leaf)].height += height
+        rowCount += rows
+        totalHeight += height
         var child = leaf, n = leaves[Int(leaf)].parent
         while n != Self.none {
             let i = index(of: child, in: n)
@@ -246,6 +237,8 @@ struct HeightTree: ~Copyable {
         if next == Self.none { lastLeaf = leaf } else { leaves[Int(next)].prev = leaf }
 
         let info = leaves[Int(leaf)]
+        rowCount += Int(info.count)
+        totalHeight += info.height
         if after == Self.none {
             var n = root
             while level(n) > 1 { n = children(n)[0] }
@@ -313,6 +306,8 @@ struct HeightTree: ~Copyable {
     /// Unlinks `leaf` and frees its number; the caller frees its page.
     mutating func removeLeaf(_ leaf: UInt32) {
         let info = leaves[Int(leaf)]
+        rowCount -= Int(info.count)
+        totalHeight -= info.height
         if info.prev == Self.none { firstLeaf = info.next } else { leaves[Int(info.prev)].next = info.next }
         if info.next == Self.none { lastLeaf = info.prev } else { leaves[Int(info.next)].prev = info.prev }
         removeChild(at: index(of: leaf, in: info.parent), from: info.parent)

@@ -22,13 +22,23 @@ extension RowStore {
     /// Leaf, slot, row index and top of the row covering `y` (< total height).
     func position(coveringUnits y: Int64) -> WindowCursor {
         let found = tree.leaf(containingOffset: y)
-        let h = Page(tree.leaves[Int(found.leaf)].page!, capacity: pageCapacity).heights
+        let info = tree.leaves[Int(found.leaf)]
+        let h = Page(info.page!, capacity: pageCapacity).heights
         var slot = 0, top = found.leafY
+        // Skip whole blocks of eight rows by their sum, then step row by row.
+        let rows = Int(info.count)
+        while slot + 8 <= rows {
+            let block = SIMD8<UInt64>(truncatingIfNeeded: UnsafeRawPointer(h + slot).loadUnaligned(as: SIMD8<UInt32>.self))
+            let sum = Int64(block.wrappedSum())
+            if top + sum > y { break }
+            top += sum
+            slot += 8
+        }
         while top + Int64(h[slot]) <= y {
             top += Int64(h[slot])
             slot += 1
         }
-        return WindowCursor(version: version, leaf: found.leaf, slot: slot, row: found.leafRow + slot, y: top)
+        return WindowCursor(version: version, leaf: found.leaf, leafY: found.leafY, slot: slot, row: found.leafRow + slot, y: top)
     }
 
     /// The scroll offset that shows `row` at the top, centre or bottom of a viewport,

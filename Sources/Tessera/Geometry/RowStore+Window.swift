@@ -29,17 +29,12 @@ public struct WindowRange: Equatable, Sendable {
 struct WindowCursor {
     var version: UInt64 = .max
     var leaf: UInt32 = HeightTree.none
+    /// Offset of the leaf's first row.
+    var leafY: Int64 = 0
     var slot = 0
     var row = 0
+    /// Offset of row `row`.
     var y: Int64 = 0
-
-    init(version: UInt64 = .max, leaf: UInt32 = HeightTree.none, slot: Int = 0, row: Int = 0, y: Int64 = 0) {
-        self.version = version
-        self.leaf = leaf
-        self.slot = slot
-        self.row = row
-        self.y = y
-    }
 }
 
 extension RowStore {
@@ -93,39 +88,29 @@ extension RowStore {
         return WindowRange(rows: first..<(first + n))
     }
 
-    /// The row covering `y` (< total height): from the last query's cursor when it is a
-    /// few rows away, else by descending the tree.
+    /// The row covering `y` (< total height): stepping from the last query's row when `y`
+    /// lies in the same page, else by descending the tree.
     func firstRow(coveringUnits y: Int64) -> WindowCursor {
         var c = cursor.pointee
-        guard c.version == version else { return position(coveringUnits: y) }
-        var page = Page(tree.leaves[Int(c.leaf)].page!, capacity: pageCapacity)
+        guard c.version == version, y >= c.leafY, y < c.leafY + tree.leaves[Int(c.leaf)].height else {
+            return position(coveringUnits: y)
+        }
+        let h = Page(tree.leaves[Int(c.leaf)].page!, capacity: pageCapacity).heights
         var steps = 0
         // Back while the row starts below y, then forward while it ends at or above y.
         while c.y > y {
             steps += 1
-            if steps > 64 { return position(coveringUnits: y) }
-            if c.slot == 0 {
-                c.leaf = tree.leaves[Int(c.leaf)].prev
-                page = Page(tree.leaves[Int(c.leaf)].page!, capacity: pageCapacity)
-                c.slot = Int(tree.leaves[Int(c.leaf)].count)
-            }
+            if steps > 16 { return position(coveringUnits: y) }
             c.slot -= 1
             c.row -= 1
-            c.y -= Int64(page.heights[c.slot])
+            c.y -= Int64(h[c.slot])
         }
-        var pageCount = Int(tree.leaves[Int(c.leaf)].count)
-        while c.y + Int64(page.heights[c.slot]) <= y {
+        while c.y + Int64(h[c.slot]) <= y {
             steps += 1
-            if steps > 64 { return position(coveringUnits: y) }
-            c.y += Int64(page.heights[c.slot])
+            if steps > 16 { return position(coveringUnits: y) }
+            c.y += Int64(h[c.slot])
             c.row += 1
             c.slot += 1
-            if c.slot == pageCount {
-                c.leaf = tree.leaves[Int(c.leaf)].next
-                page = Page(tree.leaves[Int(c.leaf)].page!, capacity: pageCapacity)
-                pageCount = Int(tree.leaves[Int(c.leaf)].count)
-                c.slot = 0
-            }
         }
         return c
     }

@@ -1,3 +1,5 @@
+import CJemalloc
+
 /// id → page lookup: open addressing with linear probing over one flat jemalloc buffer.
 ///
 /// An entry is 8 bytes, `fingerprint << 32 | (page + 1)` (0 is empty), where the
@@ -50,6 +52,10 @@ struct IDIndex: ~Copyable {
 
     @inline(__always)
     static func page(_ entry: UInt64) -> UInt32 { UInt32(truncatingIfNeeded: entry) &- 1 }
+
+    /// Starts loading the cache line where a probe for `id` begins.
+    @inline(__always)
+    func prefetch(_ id: UInt64) { tess_prefetch(slots + home(fingerprint(id))) }
 
     /// The page holding `id`, or nil. `pageHolds(page)` confirms a fingerprint match.
     func page(of id: UInt64, where pageHolds: (UInt32) -> Bool) -> UInt32? {

@@ -13,15 +13,17 @@ struct Page {
         self.capacity = capacity
     }
 
-    @inline(__always) var ids: UnsafeMutablePointer<UInt64> { base.assumingMemoryBound(to: UInt64.self) }
-    @inline(__always) var heights: UnsafeMutablePointer<UInt32> {
-        (base + 8 * capacity).assumingMemoryBound(to: UInt32.self)
-    }
+    // Heights, kinds and flags first: a window query reads them with the ids, and keeping
+    // them within the same 4 KiB of the block saves a TLB miss per page it touches.
+    @inline(__always) var heights: UnsafeMutablePointer<UInt32> { base.assumingMemoryBound(to: UInt32.self) }
     @inline(__always) var kinds: UnsafeMutablePointer<UInt16> {
-        (base + 12 * capacity).assumingMemoryBound(to: UInt16.self)
+        (base + 4 * capacity).assumingMemoryBound(to: UInt16.self)
     }
     @inline(__always) var flags: UnsafeMutablePointer<UInt16> {
-        (base + 14 * capacity).assumingMemoryBound(to: UInt16.self)
+        (base + 6 * capacity).assumingMemoryBound(to: UInt16.self)
+    }
+    @inline(__always) var ids: UnsafeMutablePointer<UInt64> {
+        (base + 8 * capacity).assumingMemoryBound(to: UInt64.self)
     }
     @inline(__always) var text: UnsafeMutablePointer<UInt32> {
         (base + 16 * capacity).assumingMemoryBound(to: UInt32.self)
@@ -50,9 +52,9 @@ struct Page {
 
     /// Sum of the heights of rows `from..<to`, in 1/64 pt.
     func heightSum(_ from: Int, _ to: Int) -> Int64 {
-        var sum: Int64 = 0
+        var sum: UInt64 = 0
         let h = heights
-        for i in from..<to { sum &+= Int64(h[i]) }
-        return sum
+        for i in from..<to { sum &+= UInt64(h[i]) }
+        return Int64(sum)
     }
 }

@@ -6,6 +6,34 @@ extension RowStore {
         setHeight(units: units, measured: true, ofRow: row)
     }
 
+    /// Records measured heights for rows `start ..< start + heights.count` in one pass, as
+    /// after measuring a batch or re-laying out every row at a new width: O(k + pages ·
+    /// log n). All or nothing.
+    public mutating func setHeights(_ heights: [Double], startingAt start: Int) throws(TesseraError) {
+        guard start >= 0, start <= count, heights.count <= count - start else {
+            throw .rangeOutOfBounds(lowerBound: start, upperBound: start + heights.count, count: count)
+        }
+        for h in heights where !LayoutUnit.isValidRowHeight(h) { throw .invalidHeight(h) }
+        guard !heights.isEmpty else { return }
+        version &+= 1
+        var (leaf, slot, _, _) = tree.leaf(containingRow: start)
+        var i = 0
+        while i < heights.count {
+            let info = tree.leaves[Int(leaf)]
+            let page = Page(info.page!, capacity: pageCapacity), rows = Int(info.count)
+            let n = min(heights.count - i, rows - slot)
+            for t in 0..<n {
+                page.heights[slot + t] = LayoutUnit.roundedUnits(heights[i + t])
+                page.flags[slot + t] |= RowFlags.measured.rawValue
+            }
+            let delta = page.heightSum(0, rows) - info.height
+            if delta != 0 { tree.adjust(leaf: leaf, rows: 0, height: delta) }
+            i += n
+            slot = 0
+            leaf = info.next
+        }
+    }
+
     /// Returns a row to its kind's estimate and marks it unmeasured (its content changed,
     /// or the layout width did). O(log n).
     public mutating func invalidateHeight(ofRow row: Int) throws(TesseraError) {

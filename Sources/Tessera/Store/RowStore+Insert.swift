@@ -1,3 +1,5 @@
+import CJemalloc
+
 extension RowStore {
     /// Appends rows. `heights`, when given, are measured heights in points; otherwise each
     /// row starts at its kind's estimate. All or nothing: on error nothing changes.
@@ -16,10 +18,8 @@ extension RowStore {
             guard heights.count == ids.count else {
                 throw .columnLengthMismatch(column: "heights", expected: ids.count, actual: heights.count)
             }
-            var converted = [UInt32]()
-            converted.reserveCapacity(heights.count)
-            for h in heights { converted.append(try LayoutUnit.rowHeight(h)) }
-            units = converted
+            for h in heights where !LayoutUnit.isValidRowHeight(h) { throw .invalidHeight(h) }
+            units = heights.map(LayoutUnit.roundedUnits)
         }
         let result: Result<Void, TesseraError> = ids.withUnsafeBufferPointer { ids in
             kinds.withUnsafeBufferPointer { kinds in
@@ -106,7 +106,10 @@ extension RowStore {
     func checkUnique(_ ids: UnsafeBufferPointer<UInt64>) throws(TesseraError) {
         let n = ids.count
         if count > 0 {
-            for id in ids where find(id) != nil { throw .duplicateID(id) }
+            for i in 0..<n {
+                if i + 8 < n { index.prefetch(ids[i + 8]) }
+                if find(ids[i]) != nil { throw .duplicateID(ids[i]) }
+            }
         }
         guard n > 1 else { return }
         // A temporary set of batch positions (one allocation per batch, none per row).
@@ -117,6 +120,7 @@ extension RowStore {
         defer { table.deallocate() }
         let mask = capacity - 1
         for i in 0..<n {
+            if i + 8 < n { tess_prefetch(table + Int(truncatingIfNeeded: index.fingerprint(ids[i + 8])) & mask) }
             let id = ids[i]
             var slot = Int(truncatingIfNeeded: index.fingerprint(id)) & mask
             while table[slot] >= 0 {
@@ -214,6 +218,7 @@ extension RowStore {
     mutating func writeNewRows(_ rows: RowColumns, _ range: Range<Int>, into page: Page, at slot: Int, leaf: UInt32) {
         var s = slot
         for r in range {
+            if r + 8 < range.upperBound { index.prefetch(rows.ids[r + 8]) }
             let id = rows.ids[r], kind = rows.kinds[r]
             page.ids[s] = id
             page.kinds[s] = kind

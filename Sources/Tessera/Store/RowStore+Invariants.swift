@@ -54,10 +54,13 @@ extension HeightTree {
         precondition(parent(ofNode: root) == Self.none, "root has a parent")
         if childCount(root) == 0 {
             precondition(level(root) == 1 && firstLeaf == Self.none && lastLeaf == Self.none, "empty tree with leaves")
+            precondition(rowCount == 0 && totalHeight == 0, "empty tree totals \(rowCount) rows")
             return
         }
         var leafOrder: [UInt32] = []
-        check(root, leaves: &leafOrder)
+        let sums = check(root, leaves: &leafOrder)
+        precondition(sums.count == Int64(rowCount) && sums.height == totalHeight,
+                     "tree totals \(rowCount) rows, \(totalHeight) units; its nodes sum to \(sums)")
         var l = firstLeaf
         for expected in leafOrder {
             precondition(l == expected, "leaf list has \(l) where the tree has \(expected)")

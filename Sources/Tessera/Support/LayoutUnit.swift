@@ -9,12 +9,26 @@ enum LayoutUnit {
     @inline(__always)
     static func points(_ units: Int64) -> Double { Double(units) / perPoint }
 
-    /// A row height in units, rounded to the nearest 1/64 pt.
+    /// A row height in units, rounded to the nearest 1/64 pt (halves away from zero).
     static func rowHeight(_ points: Double) throws(TesseraError) -> UInt32 {
-        guard points.isFinite, points >= 0 else { throw .invalidHeight(points) }
-        let units = (points * perPoint).rounded()
-        guard units <= Double(maximumRowUnits) else { throw .invalidHeight(points) }
-        return UInt32(units)
+        guard isValidRowHeight(points) else { throw .invalidHeight(points) }
+        return roundedUnits(points)
+    }
+
+    @inline(__always)
+    static func isValidRowHeight(_ points: Double) -> Bool {
+        // NaN fails both comparisons.
+        points >= 0 && points * perPoint < Double(maximumRowUnits) + 0.5
+    }
+
+    /// `(points * 64).rounded()` for a valid row height, without a libm call: truncate
+    /// after adding a half, then undo the one case where that addition itself rounded up.
+    @inline(__always)
+    static func roundedUnits(_ points: Double) -> UInt32 {
+        let exact = points * perPoint
+        var units = UInt32(exact + 0.5)
+        if Double(units) - 0.5 > exact { units -= 1 }
+        return units
     }
 
     /// A scroll offset in units, rounded down so the row under a fractional offset is the

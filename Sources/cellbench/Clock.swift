@@ -1,0 +1,57 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// A monotonic clock in nanoseconds (`clock_gettime(CLOCK_MONOTONIC)`): cheap enough to
+/// read around chunks of a timed loop, immune to wall-clock adjustments.
+enum MonotonicClock {
+    @inline(__always)
+    static func now() -> UInt64 {
+        var ts = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &ts)
+        return UInt64(ts.tv_sec) &* 1_000_000_000 &+ UInt64(ts.tv_nsec)
+    }
+
+    /// Nanoseconds `body` takes.
+    @inline(__always)
+    static func time<E: Error>(_ body: () throws(E) -> Void) throws(E) -> UInt64 {
+        let start = now()
+        try body()
+        return now() &- start
+    }
+}
+
+/// Where results of timed loops go so that the optimizer cannot drop the work that made
+/// them. The sum is printed as the run's checksum.
+nonisolated(unsafe) private var sink: UInt64 = 0
+
+@inline(never)
+func blackHole(_ value: Int) {
+    sink = sink &* 31 &+ UInt64(bitPattern: Int64(value))
+}
+
+var checksum: UInt64 { sink }
+
+/// Runs `body` over `range` in chunks, timing only the calls to `body` (the progress line
+/// is updated between chunks, outside the timed region). Returns nanoseconds.
+func timedChunks<E: Error>(
+    _ range: Range<Int>, chunks: Int = 20, progress: Progress, _ phase: String,
+    _ body: (Range<Int>) throws(E) -> Void
+) throws(E) -> UInt64 {
+    progress.begin(phase, total: range.count)
+    defer { progress.end() }
+    let step = max(1, (range.count + chunks - 1) / chunks)
+    var elapsed: UInt64 = 0
+    var lo = range.lowerBound
+    while lo < range.upperBound {
+        let hi = min(range.upperBound, lo + step)
+        let start = MonotonicClock.now()
+        try body(lo..<hi)
+        elapsed &+= MonotonicClock.now() &- start
+        progress.advance(to: hi - range.lowerBound)
+        lo = hi
+    }
+    return elapsed
+}

@@ -1,0 +1,204 @@
+import Tessera
+
+/// The peer: the flat prefix-array geometry of web and React Native virtualizers
+/// (TanStack Virtual's `measurementsCache`, react-window's `VariableSizeList` offsets,
+/// FlashList's layout array), written as well as that approach allows.
+///
+/// Columns are contiguous arrays: ids, kinds, heights (1/64 pt, as Tessera stores them) and
+/// `offsets`, the exact prefix sums of the heights (`offsets[i]` is the top of row `i`,
+/// `offsets[count]` the total height; `count + 1` entries). Offset → row is a branch-free
+/// binary search over `offsets`; row → offset is one load. Every change (insert, remove,
+/// height) moves the columns' tails with `memmove` and rewrites the offsets from the
+/// changed row to the end: O(n) per change, which is what those libraries do when a row is
+/// measured or the data changes.
+///
+/// The offset rewrite takes the fastest exact form of "rebuild from the change point":
+/// every offset after the change moves by the same delta, so the tail is shifted (insert,
+/// remove) and the delta added in one vectorizable pass, instead of a serial prefix sum.
+/// The results are identical to a rebuild (`_checkOffsets()` recomputes them).
+struct FlatPrefixArray {
+    static let unitsPerPoint: Double = 64
+
+    private(set) var ids: [UInt64]
+    private(set) var kinds: [UInt16]
+    private(set) var heights: [UInt32]
+    private(set) var offsets: [Int64]
+
+    var count: Int { heights.count }
+    var totalUnits: Int64 { offsets.withUnsafeBufferPointer { $0[$0.count - 1] } }
+    var totalHeight: Double { Double(totalUnits) / Self.unitsPerPoint }
+
+    /// Bytes per row the columns hold: offset 8 + id 8 + height 4 + kind 2.
+    static let columnBytesPerRow = 8 + 8 + 4 + 2
+
+    init() {
+        ids = []
+        kinds = []
+        heights = []
+        offsets = [0]
+    }
+
+    /// Copies the columns and computes the offsets in one pass (heights converted to
+    /// 1/64 pt with the same rounding as Tessera).
+    init(ids sourceIDs: [UInt64], kinds sourceKinds: [UInt16], heights points: [Double]) {
+        let n = sourceIDs.count
+        precondition(sourceKinds.count == n && points.count == n, "column lengths differ")
+        ids = Array(unsafeUninitializedCapacity: n) { buffer, initialized in
+            sourceIDs.withUnsafeBufferPointer { buffer.baseAddress!.initialize(from: $0.baseAddress!, count: n) }
+            initialized = n
+        }
+        kinds = Array(unsafeUninitializedCapacity: n) { buffer, initialized in
+            sourceKinds.withUnsafeBufferPointer { buffer.baseAddress!.initialize(from: $0.baseAddress!, count: n) }
+            initialized = n
+        }
+        var units = [UInt32](repeating: 0, count: 0)
+        var prefix = [Int64](repeating: 0, count: 0)
+        units = Array(unsafeUninitializedCapacity: n) { h, hCount in
+            prefix = Array(unsafeUninitializedCapacity: n + 1) { o, oCount in
+                points.withUnsafeBufferPointer { p in
+                    var y: Int64 = 0
+                    for i in 0..<n {
+                        let u = UInt32((p[i] * Self.unitsPerPoint).rounded())
+                        h[i] = u
+                        o[i] = y
+                        y &+= Int64(u)
+                    }
+                    o[n] = y
+                }
+                oCount = n + 1
+            }
+            hCount = n
+        }
+        heights = units
+        offsets = prefix
+    }
+
+    @inline(__always)
+    static func units(_ points: Double) -> UInt32 { UInt32((points * unitsPerPoint).rounded()) }
+
+    // MARK: Queries
+
+    /// The top of a row, in points.
+    func offset(ofRow row: Int) -> Double { Double(offsets[row]) / Self.unitsPerPoint }
+
+    /// The row covering `y` units (`0 <= y < total`): the last row whose top is at or
+    /// above `y`. Branch-free lower-bound search (the compiler emits conditional moves).
+    @inline(__always)
+    static func row(covering y: Int64, in offsets: UnsafeBufferPointer<Int64>, count n: Int) -> Int {
+        var base = 0, length = n
+        while length > 1 {
+            let half = length >> 1
+            base = offsets[base &+ half] <= y ? base &+ half : base
+            length &-= half
+        }
+        return base
+    }
+
+    /// The rows that intersect `[offset - overscanBefore, offset + viewport + overscanAfter)`,
+    /// written to `buffer` (same rounding and the same rows as `RowStore.window`). Returns
+    /// the rows found; when the buffer is too small, only what fits is written.
+    func window(
+        offset: Double, viewport: Double, overscanBefore: Double, overscanAfter: Double,
+        into buffer: UnsafeMutableBufferPointer<VisibleRow>
+    ) -> Range<Int> {
+        let top = Int64((offset * Self.unitsPerPoint).rounded(.down))
+        let start = max(top - Int64((overscanBefore * Self.unitsPerPoint).rounded(.up)), 0)
+        let end = top + Int64((viewport * Self.unitsPerPoint).rounded(.up))
+            + Int64((overscanAfter * Self.unitsPerPoint).rounded(.up))
+        let n = count
+        return offsets.withUnsafeBufferPointer { o in
+            guard start < o[n], start < end else {
+                let first = start < o[n] ? Self.row(covering: start, in: o, count: n) : n
+                return first..<first
+            }
+            return ids.withUnsafeBufferPointer { ids in
+                heights.withUnsafeBufferPointer { h in
+                    kinds.withUnsafeBufferPointer { k in
+                        let first = Self.row(covering: start, in: o, count: n)
+                        var row = first, written = 0
+                        let capacity = buffer.count
+                        while row < n && o[row] < end {
+                            if written < capacity {
+                                buffer[written] = VisibleRow(
+                                    row: row, id: ids[row], y: Double(o[row]) / Self.unitsPerPoint,
+                                    height: Double(h[row]) / Self.unitsPerPoint, kind: k[row], flags: .measured)
+                            }
+                            written &+= 1
+                            row &+= 1
+                        }
+                        return first..<row
+                    }
+                }
+            }
+        }
+    }
+
+    // MARK: Changes, O(n) each
+
+    /// Inserts one row before `row` (`count` appends).
+    mutating func insert(id: UInt64, kind: UInt16, height points: Double, at row: Int) {
+        let h = Self.units(points)
+        ids.insert(id, at: row)
+        kinds.insert(kind, at: row)
+        heights.insert(h, at: row)
+        // offsets[row] (the new row's top) stays; every later offset moves down one slot
+        // and by the new row's height.
+        offsets.append(0)
+        let n = count
+        offsets.withUnsafeMutableBufferPointer { o in
+            let base = o.baseAddress!
+            (base + row + 1).update(from: base + row, count: n - row)
+            Self.add(Int64(h), to: base + row + 1, count: n - row)
+        }
+    }
+
+    /// Removes one row.
+    mutating func remove(at row: Int) {
+        ids.remove(at: row)
+        kinds.remove(at: row)
+        let h = heights.remove(at: row)
+        let n = count
+        offsets.withUnsafeMutableBufferPointer { o in
+            let base = o.baseAddress!
+            (base + row + 1).update(from: base + row + 2, count: n - row)
+            Self.add(-Int64(h), to: base + row + 1, count: n - row)
+        }
+        offsets.removeLast()
+    }
+
+    /// Changes one row's height (points).
+    mutating func setHeight(_ points: Double, ofRow row: Int) {
+        let h = Self.units(points)
+        let delta = heights.withUnsafeMutableBufferPointer { heights in
+            let old = heights[row]
+            heights[row] = h
+            return Int64(h) - Int64(old)
+        }
+        guard delta != 0 else { return }
+        let n = count
+        offsets.withUnsafeMutableBufferPointer { o in
+            Self.add(delta, to: o.baseAddress! + row + 1, count: n - row)
+        }
+    }
+
+    /// `p[0..<n] += delta`: a loop the compiler vectorizes.
+    @inline(__always)
+    static func add(_ delta: Int64, to p: UnsafeMutablePointer<Int64>, count n: Int) {
+        for i in 0..<n { p[i] &+= delta }
+    }
+
+    /// Recomputes the offsets from the heights; true when they match.
+    func _checkOffsets() -> Bool {
+        var y: Int64 = 0
+        for i in 0..<count {
+            if offsets[i] != y { return false }
+            y += Int64(heights[i])
+        }
+        return offsets[count] == y
+    }
+
+    /// Bytes the columns' buffers hold (their capacities, not counting allocator rounding).
+    var columnBytes: Int {
+        ids.capacity * 8 + kinds.capacity * 2 + heights.capacity * 4 + offsets.capacity * 8
+    }
+}

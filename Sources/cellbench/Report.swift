@@ -1,0 +1,201 @@
+import Foundation
+
+/// What a result is held against. Targets are printed with their verdict; cellbench never
+/// fails because one is missed (benchmarks assert nothing about speed).
+enum Target {
+    /// `peer / value >= x` (time units: Tessera at least x times faster).
+    case speedupAtLeast(Double)
+    /// `value < x`.
+    case below(Double)
+    /// `value <= x`.
+    case atMost(Double)
+
+    func met(value: Double, speedup: Double?) -> Bool {
+        switch self {
+        case .speedupAtLeast(let x): (speedup ?? 0) >= x
+        case .below(let x): value < x
+        case .atMost(let x): value <= x
+        }
+    }
+
+    func text(unit: String) -> String {
+        switch self {
+        case .speedupAtLeast(let x): "speedup >= \(Report.number(x))"
+        case .below(let x): "< \(Report.number(x)) \(unit)"
+        case .atMost(let x): "<= \(Report.number(x)) \(unit)"
+        }
+    }
+}
+
+/// One timed metric: Tessera's value and the peer's, measured in the same run.
+struct TimedResult {
+    var name: String
+    var unit: String
+    var value: Double
+    var peerValue: Double
+    var target: Target?
+    /// How many operations each side did, for the notes.
+    var operations: Int
+    var peerOperations: Int
+
+    /// `peer / value`: how many times faster Tessera is (nil when a value is zero).
+    var speedup: Double? { value > 0 && peerValue > 0 ? peerValue / value : nil }
+    var met: Bool? { target.map { $0.met(value: value, speedup: speedup) } }
+}
+
+/// Memory of the store and of the peer, from jemalloc's `stats.allocated`.
+struct MemoryResult {
+    var bytesPerRow: Double
+    var bytesPerRowStore: Double
+    /// `stats.allocated` and `stats.resident` growth across building the store.
+    var allocatedBytes: Int
+    var residentBytes: Int
+    /// The process's totals right after the build.
+    var processAllocatedBytes: Int
+    var processResidentBytes: Int
+    /// `store.memory` right after the build.
+    var pages: Int, tree: Int, idIndex: Int, textArena: Int, scratch: Int
+    var peerBytesPerRow: Double
+    var peerAllocatedBytes: Int
+
+    static let bytesPerRowTarget = 16.0
+    static let bytesPerRowStoreTarget = 32.0
+
+    static let note = """
+        allocated_bytes = growth of jemalloc stats.allocated across RowStore(estimatedHeights:) \
+        + append(ids:kinds:heights:) of all rows (the input columns were allocated before the \
+        first reading; temporaries freed by the end do not count). \
+        bytes_per_row_store = (allocated_bytes - store.memory.textArena) / rows: the whole \
+        store (pages, tree, id index, scratch page). \
+        bytes_per_row = (allocated_bytes - store.memory.idIndex - textArena - scratch - \
+        text_reference_bytes) / rows, where text_reference_bytes = store.memory.pages / 20 * 4 \
+        (a page holds 20 bytes per row slot: id 8, height 4, kind 2, flags 2, text reference 4): \
+        the fixed per-row columns (id, height, kind, flags) plus the summary tree. \
+        resident_bytes = growth of stats.resident over the same span (includes pages of freed \
+        temporaries jemalloc has not yet returned). peer_bytes_per_row = stats.allocated growth \
+        across building the flat prefix array / rows (offset 8 + id 8 + height 4 + kind 2).
+        """
+}
+
+struct GeometryReport {
+    var rows: Int
+    var seed: UInt64
+    var results: [TimedResult]
+    var memory: MemoryResult
+    var notes: [String]
+    var checksum: UInt64
+
+    static let suite = "geometry"
+    static let peerName = "flat prefix array"
+    static let targetRows = 10_000_000
+
+    // MARK: Table
+
+    func printTable() {
+        var table: [[String]] = [["suite", "metric", "unit", "tessera", "peer", "speedup", "target", "met"]]
+        for r in results {
+            table.append([
+                Self.suite, r.name, r.unit, Report.number(r.value), Report.number(r.peerValue),
+                r.speedup.map { Report.number($0) + "x" } ?? "-",
+                r.target?.text(unit: r.unit) ?? "-", r.met.map { $0 ? "yes" : "NO" } ?? "-",
+            ])
+        }
+        let m = memory
+        let memoryRows: [(String, String, Double, Double?, Double?)] = [
+            ("bytes_per_row", "B/row", m.bytesPerRow, nil, MemoryResult.bytesPerRowTarget),
+            ("bytes_per_row_store", "B/row", m.bytesPerRowStore, m.peerBytesPerRow, MemoryResult.bytesPerRowStoreTarget),
+            ("allocated_bytes", "B", Double(m.allocatedBytes), Double(m.peerAllocatedBytes), nil),
+            ("resident_bytes", "B", Double(m.residentBytes), nil, nil),
+        ]
+        for (name, unit, value, peer, target) in memoryRows {
+            table.append([
+                Self.suite, name, unit, Report.number(value), peer.map { Report.number($0) } ?? "-", "-",
+                target.map { "<= \(Report.number($0)) \(unit)" } ?? "-",
+                target.map { value <= $0 ? "yes" : "NO" } ?? "-",
+            ])
+        }
+        let widths = (0..<table[0].count).map { c in table.map { $0[c].count }.max()! }
+        for (i, line) in table.enumerated() {
+            let cells = line.enumerated().map { c, cell in
+                c >= 3 && c <= 5 ? String(repeating: " ", count: widths[c] - cell.count) + cell
+                    : cell + String(repeating: " ", count: widths[c] - cell.count)
+            }
+            print(cells.joined(separator: "  ").trimmingCharacters(in: .whitespaces))
+            if i == 0 { print(widths.map { String(repeating: "-", count: $0) }.joined(separator: "  ")) }
+        }
+        print()
+        print("rows: \(rows), seed: \(seed), peer: \(Self.peerName) (the same queries and operations, same run)")
+        for note in notes { print("note: \(note)") }
+        print("store: pages \(m.pages) B, tree \(m.tree) B, id index \(m.idIndex) B, text arena \(m.textArena) B, scratch \(m.scratch) B")
+        print("memory: \(MemoryResult.note)")
+        print("checksum: \(String(checksum, radix: 16))")
+    }
+
+    // MARK: JSON
+
+    /// Exactly one JSON object, keys in a fixed order.
+    func json() -> String {
+        var out = "{"
+        out += "\"suite\": \(Report.string(Self.suite)), \"rows\": \(rows), \"seed\": \(seed), "
+        out += "\"peer\": \(Report.string(Self.peerName)), \"results\": ["
+        out += results.map { r in
+            var o = "{\"name\": \(Report.string(r.name)), \"unit\": \(Report.string(r.unit)), "
+            o += "\"value\": \(Report.json(r.value)), \"peer\": \(Report.string(Self.peerName)), "
+            o += "\"peer_value\": \(Report.json(r.peerValue)), \"speedup\": \(Report.json(r.speedup))"
+            if let t = r.target {
+                o += ", \"target\": \(Report.string(t.text(unit: r.unit))), \"met\": \(r.met! ? "true" : "false")"
+            }
+            o += ", \"operations\": \(r.operations), \"peer_operations\": \(r.peerOperations)}"
+            return o
+        }.joined(separator: ", ")
+        out += "], \"memory\": {"
+        let m = memory
+        out += "\"bytes_per_row\": \(Report.json(m.bytesPerRow)), "
+        out += "\"bytes_per_row_store\": \(Report.json(m.bytesPerRowStore)), "
+        out += "\"allocated_bytes\": \(m.allocatedBytes), \"resident_bytes\": \(m.residentBytes), "
+        out += "\"process_allocated_bytes\": \(m.processAllocatedBytes), "
+        out += "\"process_resident_bytes\": \(m.processResidentBytes), "
+        out += "\"store\": {\"pages\": \(m.pages), \"tree\": \(m.tree), \"id_index\": \(m.idIndex), "
+        out += "\"text_arena\": \(m.textArena), \"scratch\": \(m.scratch), \"text_reference_bytes\": \(m.pages / 20 * 4)}, "
+        out += "\"peer_bytes_per_row\": \(Report.json(m.peerBytesPerRow)), "
+        out += "\"peer_allocated_bytes\": \(m.peerAllocatedBytes), "
+        out += "\"targets\": {\"bytes_per_row\": {\"target\": \"<= \(Report.number(MemoryResult.bytesPerRowTarget))\", "
+        out += "\"met\": \(m.bytesPerRow <= MemoryResult.bytesPerRowTarget)}, "
+        out += "\"bytes_per_row_store\": {\"target\": \"<= \(Report.number(MemoryResult.bytesPerRowStoreTarget))\", "
+        out += "\"met\": \(m.bytesPerRowStore <= MemoryResult.bytesPerRowStoreTarget)}}, "
+        out += "\"note\": \(Report.string(MemoryResult.note))}, "
+        out += "\"notes\": [\(notes.map(Report.string).joined(separator: ", "))], "
+        out += "\"checksum\": \(Report.string(String(checksum, radix: 16)))}"
+        return out
+    }
+}
+
+enum Report {
+    /// A readable number: 3 significant decimals for small values, fewer for large ones.
+    static func number(_ x: Double) -> String {
+        let a = abs(x)
+        let format = a >= 1000 ? "%.0f" : a >= 100 ? "%.1f" : a >= 10 ? "%.2f" : "%.3f"
+        return String(format: format, x)
+    }
+
+    static func json(_ x: Double?) -> String {
+        guard let x, x.isFinite else { return "null" }
+        return String(format: "%.4f", x)
+    }
+
+    static func string(_ s: String) -> String {
+        var out = "\""
+        for u in s.unicodeScalars {
+            switch u {
+            case "\"": out += "\\\""
+            case "\\": out += "\\\\"
+            case "\n": out += "\\n"
+            case "\r": out += "\\r"
+            case "\t": out += "\\t"
+            default:
+                if u.value < 0x20 { out += String(format: "\\u%04x", u.value) } else { out.unicodeScalars.append(u) }
+            }
+        }
+        return out + "\""
+    }
+}

@@ -1,2 +1,0 @@
-import Tessera
-print("cellbench")
