@@ -23,19 +23,18 @@ extension RowStore {
     func position(coveringUnits y: Int64) -> WindowCursor {
         let found = tree.leaf(containingOffset: y)
         let info = tree.leaves[Int(found.leaf)]
-        let h = Page(info.page!, capacity: pageCapacity).heights
+        let page = Page(info.page!, capacity: pageCapacity)
         var slot = 0, top = found.leafY
         // Skip whole blocks of eight rows by their sum, then step row by row.
         let rows = Int(info.count)
         while slot + 8 <= rows {
-            let block = SIMD8<UInt64>(truncatingIfNeeded: UnsafeRawPointer(h + slot).loadUnaligned(as: SIMD8<UInt32>.self))
-            let sum = Int64(block.wrappedSum())
+            let sum = page.heightSum8(slot)
             if top + sum > y { break }
             top += sum
             slot += 8
         }
-        while top + Int64(h[slot]) <= y {
-            top += Int64(h[slot])
+        while top + page.height(slot) <= y {
+            top += page.height(slot)
             slot += 1
         }
         return WindowCursor(version: version, leaf: found.leaf, leafY: found.leafY, slot: slot, row: found.leafRow + slot, y: top)

@@ -66,14 +66,14 @@ extension RowStore {
         var pageCount = Int(tree.leaves[Int(c.leaf)].count)
         var n = 0
         while c.y < end {
-            let h = page.heights[c.slot]
+            let h = page.height(c.slot)
             if n < buffer.count {
                 buffer[n] = VisibleRow(
-                    row: c.row, id: page.ids[c.slot], y: LayoutUnit.points(c.y), height: LayoutUnit.points(Int64(h)),
+                    row: c.row, id: page.ids[c.slot], y: LayoutUnit.points(c.y), height: LayoutUnit.points(h),
                     kind: page.kinds[c.slot], flags: RowFlags(rawValue: page.flags[c.slot]))
             }
             n += 1
-            c.y += Int64(h)
+            c.y += h
             c.row += 1
             c.slot += 1
             if c.row == rows { break }
@@ -95,7 +95,7 @@ extension RowStore {
         guard c.version == version, y >= c.leafY, y < c.leafY + tree.leaves[Int(c.leaf)].height else {
             return position(coveringUnits: y)
         }
-        let h = Page(tree.leaves[Int(c.leaf)].page!, capacity: pageCapacity).heights
+        let page = Page(tree.leaves[Int(c.leaf)].page!, capacity: pageCapacity)
         var steps = 0
         // Back while the row starts below y, then forward while it ends at or above y.
         while c.y > y {
@@ -103,12 +103,12 @@ extension RowStore {
             if steps > 16 { return position(coveringUnits: y) }
             c.slot -= 1
             c.row -= 1
-            c.y -= Int64(h[c.slot])
+            c.y -= page.height(c.slot)
         }
-        while c.y + Int64(h[c.slot]) <= y {
+        while c.y + page.height(c.slot) <= y {
             steps += 1
             if steps > 16 { return position(coveringUnits: y) }
-            c.y += Int64(h[c.slot])
+            c.y += page.height(c.slot)
             c.row += 1
             c.slot += 1
         }

@@ -23,7 +23,7 @@ extension RowStore {
             let page = Page(info.page!, capacity: pageCapacity), rows = Int(info.count)
             let n = min(heights.count - i, rows - slot)
             for t in 0..<n {
-                page.heights[slot + t] = LayoutUnit.roundedUnits(heights[i + t])
+                page.setHeight(LayoutUnit.roundedUnits(heights[i + t]), slot + t)
                 page.flags[slot + t] |= RowFlags.measured.rawValue
             }
             let delta = page.heightSum(0, rows) - info.height
@@ -47,8 +47,8 @@ extension RowStore {
         version &+= 1
         let found = tree.leaf(containingRow: row)
         let page = Page(tree.leaves[Int(found.leaf)].page!, capacity: pageCapacity)
-        let delta = Int64(units) - Int64(page.heights[found.slot])
-        page.heights[found.slot] = units
+        let delta = Int64(units) - page.height(found.slot)
+        page.setHeight(units, found.slot)
         let bit = RowFlags.measured.rawValue
         page.flags[found.slot] = measured ? page.flags[found.slot] | bit : page.flags[found.slot] & ~bit
         if delta != 0 { tree.adjust(leaf: found.leaf, rows: 0, height: delta) }

@@ -223,10 +223,10 @@ extension RowStore {
             page.ids[s] = id
             page.kinds[s] = kind
             if let h = rows.heights {
-                page.heights[s] = h[r]
+                page.setHeight(h[r], s)
                 page.flags[s] = RowFlags.measured.rawValue
             } else {
-                page.heights[s] = estimates[Int(kind)]
+                page.setHeight(estimates[Int(kind)], s)
                 page.flags[s] = 0
             }
             if let t = rows.text {

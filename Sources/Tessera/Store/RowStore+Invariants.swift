@@ -28,7 +28,7 @@ extension RowStore {
                 precondition(found.leaf == l && found.slot == s, "id \(id) indexed at page \(found.leaf), slot \(found.slot)")
                 precondition(Int(page.kinds[s]) < estimates.count, "row \(rows + s) has unknown kind \(page.kinds[s])")
                 if page.flags[s] & RowFlags.measured.rawValue == 0 {
-                    precondition(page.heights[s] == estimates[Int(page.kinds[s])], "unmeasured row \(rows + s) is not at its estimate")
+                    precondition(page.height(s) == Int64(estimates[Int(page.kinds[s])]), "unmeasured row \(rows + s) is not at its estimate")
                 }
                 let ref = page.text[s]
                 precondition(ref == 0 || (Int(ref) * 4 >= 4 && Int(ref) * 4 + text.recordSize(ref) <= text.used),

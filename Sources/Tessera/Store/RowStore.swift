@@ -8,8 +8,12 @@
 ///
 /// One thread at a time may use a store; its storage is freed with it.
 public struct RowStore: ~Copyable {
-    /// The tallest row the store represents: heights are 32-bit counts of 1/64 pt.
+    /// The tallest row the store represents (262,143.98 pt): heights are 24-bit counts of
+    /// 1/64 pt.
     public static let maximumRowHeight = LayoutUnit.points(LayoutUnit.maximumRowUnits)
+
+    /// Rows per page by default: 538 rows of 19 bytes fill a 10 KiB jemalloc size class.
+    public static let defaultPageCapacity = 538
 
     var tree: HeightTree
     /// Rows per page.
@@ -31,7 +35,7 @@ public struct RowStore: ~Copyable {
     /// node, 4...64) trade memory for speed; the defaults suit millions of rows, and tiny
     /// values let tests reach deep trees with few rows.
     public init(
-        estimatedHeights: [Double], pageCapacity: Int = 512, treeFanout: Int = 64
+        estimatedHeights: [Double], pageCapacity: Int = defaultPageCapacity, treeFanout: Int = 64
     ) throws(TesseraError) {
         guard (2...4096).contains(pageCapacity) else { throw .capacityExceeded("page capacity \(pageCapacity), allowed 2...4096") }
         guard (4...64).contains(treeFanout) else { throw .capacityExceeded("tree fanout \(treeFanout), allowed 4...64") }
@@ -45,7 +49,7 @@ public struct RowStore: ~Copyable {
         self.pageCapacity = pageCapacity
         tree = HeightTree(fanout: treeFanout)
         index = IDIndex(seed: UInt64.random(in: .min ... .max))
-        scratch = Jemalloc.allocate(bytes: pageCapacity * Page.rowBytes)
+        scratch = Jemalloc.allocate(bytes: Page.bytes(capacity: pageCapacity))
         cursor = .allocate(capacity: 1)
         cursor.initialize(to: WindowCursor())
     }
@@ -92,7 +96,7 @@ public struct RowStore: ~Copyable {
         let (page, slot) = locate(row)
         return RowInfo(
             id: page.ids[slot], kind: page.kinds[slot], flags: RowFlags(rawValue: page.flags[slot]),
-            height: LayoutUnit.points(Int64(page.heights[slot])))
+            height: LayoutUnit.points(page.height(slot)))
     }
 
     /// The row index of `id`, or nil when the store does not hold it. O(log n) plus one

@@ -3,8 +3,9 @@
 enum LayoutUnit {
     static let perPoint: Double = 64
 
-    /// The largest height one row may have, in units (a row height is stored in 32 bits).
-    static let maximumRowUnits: Int64 = Int64(UInt32.max)
+    /// The largest height one row may have, in units: a row height is stored in 24 bits,
+    /// so a row may be 262,143.98 pt tall (some 300 phone screens).
+    static let maximumRowUnits: Int64 = 1 << 24 - 1
 
     @inline(__always)
     static func points(_ units: Int64) -> Double { Double(units) / perPoint }
