@@ -133,11 +133,21 @@ struct HeightTree: ~Copyable {
     func leaf(containingRow row: Int) -> (leaf: UInt32, slot: Int, leafRow: Int, leafY: Int64) {
         var n = root, r = Int64(row), start: Int64 = 0, y: Int64 = 0
         while true {
-            let c = counts(n), h = heights(n)
+            let c = counts(n), h = heights(n), k = childCount(n)
             var i = 0
+            while i &+ 8 <= k {
+                let sum = UnsafeRawPointer(c + i).loadUnaligned(as: SIMD8<Int64>.self).wrappedSum()
+                if r < sum { break }
+                r &-= sum
+                i &+= 8
+            }
             while r >= c[i] {
-                r -= c[i]; start += c[i]; y += h[i]
-                i += 1
+                r &-= c[i]
+                i &+= 1
+            }
+            for k in 0..<i {
+                start &+= c[k]
+                y &+= h[k]
             }
             let child = children(n)[i]
             if level(n) == 1 { return (child, Int(r), Int(start), y) }
@@ -148,16 +158,26 @@ struct HeightTree: ~Copyable {
     /// The leaf whose rows cover offset `y` (which must be below `totalHeight`), with the
     /// row index and offset where it starts.
     func leaf(containingOffset y: Int64) -> (leaf: UInt32, leafRow: Int, leafY: Int64) {
-        var n = root, rest = y, start: Int64 = 0, top: Int64 = 0
+        var n = root, rest = y, start: Int64 = 0
         while true {
-            let c = counts(n), h = heights(n)
+            let h = heights(n), k = childCount(n)
             var i = 0
-            while rest >= h[i] {
-                rest -= h[i]; start += c[i]; top += h[i]
-                i += 1
+            // Eight children at a time by their summed heights, then one by one.
+            while i &+ 8 <= k {
+                let sum = UnsafeRawPointer(h + i).loadUnaligned(as: SIMD8<Int64>.self).wrappedSum()
+                if rest < sum { break }
+                rest &-= sum
+                i &+= 8
             }
+            while rest >= h[i] {
+                rest &-= h[i]
+                i &+= 1
+            }
+            // Rows before the child are summed apart from the search's dependency chain.
+            let c = counts(n)
+            for k in 0..<i { start &+= c[k] }
             let child = children(n)[i]
-            if level(n) == 1 { return (child, Int(start), top) }
+            if level(n) == 1 { return (child, Int(start), y - rest) }
             n = child
         }
     }

@@ -7,7 +7,7 @@ extension RowStore {
 
     func top(ofRow row: Int) -> Int64 {
         let found = tree.leaf(containingRow: row)
-        return found.leafY + Page(tree.leaves[Int(found.leaf)].page!, capacity: pageCapacity).heightSum(0, found.slot)
+        return found.leafY + Page(tree.leaves[Int(found.leaf)].page!, layout).top(of: found.slot)
     }
 
     /// The row that covers offset `y` (its top <= y < its bottom) and how far into it `y`
@@ -23,20 +23,9 @@ extension RowStore {
     func position(coveringUnits y: Int64) -> WindowCursor {
         let found = tree.leaf(containingOffset: y)
         let info = tree.leaves[Int(found.leaf)]
-        let page = Page(info.page!, capacity: pageCapacity)
-        var slot = 0, top = found.leafY
-        // Skip whole blocks of eight rows by their sum, then step row by row.
-        let rows = Int(info.count)
-        while slot + 8 <= rows {
-            let sum = page.heightSum8(slot)
-            if top + sum > y { break }
-            top += sum
-            slot += 8
-        }
-        while top + page.height(slot) <= y {
-            top += page.height(slot)
-            slot += 1
-        }
+        let page = Page(info.page!, layout)
+        page.prefetchRow(near: y - found.leafY, pageHeight: info.height, count: Int(info.count))
+        let (slot, top) = page.slot(covering: y, top: found.leafY, count: Int(info.count))
         return WindowCursor(version: version, leaf: found.leaf, leafY: found.leafY, slot: slot, row: found.leafRow + slot, y: top)
     }
 

@@ -62,7 +62,7 @@ extension RowStore {
         var c = firstRow(coveringUnits: start)
         cursor.pointee = c
         let first = c.row
-        var page = Page(tree.leaves[Int(c.leaf)].page!, capacity: pageCapacity)
+        var page = Page(tree.leaves[Int(c.leaf)].page!, layout)
         var pageCount = Int(tree.leaves[Int(c.leaf)].count)
         var n = 0
         while c.y < end {
@@ -79,7 +79,7 @@ extension RowStore {
             if c.row == rows { break }
             if c.slot == pageCount {
                 c.leaf = tree.leaves[Int(c.leaf)].next
-                page = Page(tree.leaves[Int(c.leaf)].page!, capacity: pageCapacity)
+                page = Page(tree.leaves[Int(c.leaf)].page!, layout)
                 pageCount = Int(tree.leaves[Int(c.leaf)].count)
                 c.slot = 0
             }
@@ -95,7 +95,7 @@ extension RowStore {
         guard c.version == version, y >= c.leafY, y < c.leafY + tree.leaves[Int(c.leaf)].height else {
             return position(coveringUnits: y)
         }
-        let page = Page(tree.leaves[Int(c.leaf)].page!, capacity: pageCapacity)
+        let page = Page(tree.leaves[Int(c.leaf)].page!, layout)
         var steps = 0
         // Back while the row starts below y, then forward while it ends at or above y.
         while c.y > y {

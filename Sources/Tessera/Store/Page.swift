@@ -1,39 +1,77 @@
+import CJemalloc
+
 /// One page of rows: its columns side by side in one 64-byte aligned jemalloc block.
 ///
 /// A row costs 19 bytes: height 3 (24 bits of 1/64 pt, in a 16-bit and an 8-bit plane so
 /// both scan as plain vectors), kind 2, flags 2, id 8, text reference 4. The columns a
 /// window query reads (height, kind, flags) come first, so they share the block's first
-/// 4 KiB. `RowStore.defaultPageCapacity` rows fill a 10 KiB size class almost exactly.
+/// 4 KiB. A header before them holds the height sum of each group of 64 rows, so finding
+/// the row at an offset reads the header and one group instead of scanning the page.
+/// `RowStore.defaultPageCapacity` rows fill a 10 KiB size class almost exactly.
 /// Rows `0..<count` are live.
 struct Page {
     static let rowBytes = 19
+    static let groupRows = 64
+
+    /// Where each column starts in a page of `capacity` rows; computed once per store.
+    struct Layout {
+        let capacity: Int
+        let groups: Int
+        let low: Int, high: Int, kinds: Int, flags: Int, ids: Int, text: Int, bytes: Int
+
+        init(capacity: Int) {
+            self.capacity = capacity
+            groups = (capacity + Page.groupRows - 1) / Page.groupRows
+            low = (4 * groups + 63) & ~63
+            high = low + 2 * capacity
+            kinds = high + capacity
+            flags = kinds + 2 * capacity
+            ids = (flags + 2 * capacity + 7) & ~7
+            text = ids + 8 * capacity
+            bytes = text + 4 * capacity
+        }
+    }
 
     let base: UnsafeMutableRawPointer
-    let capacity: Int
+    let layout: Layout
 
-    @inline(__always) init(_ base: UnsafeMutableRawPointer, capacity: Int) {
+    @inline(__always) init(_ base: UnsafeMutableRawPointer, _ layout: Layout) {
         self.base = base
-        self.capacity = capacity
+        self.layout = layout
     }
 
-    static func bytes(capacity: Int) -> Int { idsOffset(capacity) + 12 * capacity }
-    @inline(__always) static func idsOffset(_ capacity: Int) -> Int { (7 * capacity + 7) & ~7 }
+    var capacity: Int { layout.capacity }
 
-    @inline(__always) var heightLow: UnsafeMutablePointer<UInt16> { base.assumingMemoryBound(to: UInt16.self) }
-    @inline(__always) var heightHigh: UnsafeMutablePointer<UInt8> {
-        (base + 2 * capacity).assumingMemoryBound(to: UInt8.self)
+    /// Height sum of rows `64 g ..< 64 (g + 1)`, per group `g` (a group's 64 rows of at
+    /// most 2^24 - 1 units fit in 32 bits).
+    @inline(__always) var groupHeights: UnsafeMutablePointer<UInt32> { base.assumingMemoryBound(to: UInt32.self) }
+    @inline(__always) var heightLow: UnsafeMutablePointer<UInt16> { (base + layout.low).assumingMemoryBound(to: UInt16.self) }
+    @inline(__always) var heightHigh: UnsafeMutablePointer<UInt8> { (base + layout.high).assumingMemoryBound(to: UInt8.self) }
+    @inline(__always) var kinds: UnsafeMutablePointer<UInt16> { (base + layout.kinds).assumingMemoryBound(to: UInt16.self) }
+    @inline(__always) var flags: UnsafeMutablePointer<UInt16> { (base + layout.flags).assumingMemoryBound(to: UInt16.self) }
+    @inline(__always) var ids: UnsafeMutablePointer<UInt64> { (base + layout.ids).assumingMemoryBound(to: UInt64.self) }
+    @inline(__always) var text: UnsafeMutablePointer<UInt32> { (base + layout.text).assumingMemoryBound(to: UInt32.self) }
+
+    /// Recomputes the group sums after rows `0..<count` changed (groups past them are 0).
+    func refreshGroups(count: Int) {
+        for g in 0..<layout.groups {
+            let from = min(g * Self.groupRows, count), to = min(from + Self.groupRows, count)
+            groupHeights[g] = UInt32(heightSum(from, to))
+        }
     }
-    @inline(__always) var kinds: UnsafeMutablePointer<UInt16> {
-        (base + 3 * capacity).assumingMemoryBound(to: UInt16.self)
+
+    /// Records a height change of row `i` in its group's sum.
+    @inline(__always) func adjustGroup(of i: Int, by delta: Int64) {
+        let g = i / Self.groupRows
+        groupHeights[g] = UInt32(truncatingIfNeeded: Int64(groupHeights[g]) &+ delta)
     }
-    @inline(__always) var flags: UnsafeMutablePointer<UInt16> {
-        (base + 5 * capacity).assumingMemoryBound(to: UInt16.self)
-    }
-    @inline(__always) var ids: UnsafeMutablePointer<UInt64> {
-        (base + Self.idsOffset(capacity)).assumingMemoryBound(to: UInt64.self)
-    }
-    @inline(__always) var text: UnsafeMutablePointer<UInt32> {
-        (base + Self.idsOffset(capacity) + 8 * capacity).assumingMemoryBound(to: UInt32.self)
+
+    /// Sum of the heights of rows `0..<i`.
+    @inline(__always) func top(of i: Int) -> Int64 {
+        let g = i / Self.groupRows
+        var sum: Int64 = 0
+        for k in 0..<g { sum &+= Int64(groupHeights[k]) }
+        return sum &+ heightSum(g * Self.groupRows, i)
     }
 
     /// Row `i`'s height in 1/64 pt.
@@ -54,8 +92,47 @@ struct Page {
             + Int64(SIMD8<UInt32>(truncatingIfNeeded: high).wrappedSum()) << 16
     }
 
-    static func allocate(capacity: Int) -> Page {
-        Page(Jemalloc.allocate(bytes: bytes(capacity: capacity)), capacity: capacity)
+    /// The slot among `0..<count` of the row covering `y` (`y` lies in this page, whose
+    /// first row starts at `pageTop`) and that row's top: whole groups by the header,
+    /// then blocks of eight, then single rows.
+    @inline(__always) func slot(covering y: Int64, top pageTop: Int64, count: Int) -> (slot: Int, top: Int64) {
+        var slot = 0, top = pageTop
+        var g = 0
+        while slot &+ Self.groupRows <= count {
+            let sum = Int64(groupHeights[g])
+            if top &+ sum > y { break }
+            top &+= sum
+            slot &+= Self.groupRows
+            g &+= 1
+        }
+        while slot &+ 8 <= count {
+            let sum = heightSum8(slot)
+            if top &+ sum > y { break }
+            top &+= sum
+            slot &+= 8
+        }
+        while top &+ height(slot) <= y {
+            top &+= height(slot)
+            slot &+= 1
+        }
+        return (slot, top)
+    }
+
+    /// Starts loading the columns of the row a page scan for offset `y` (from the page's
+    /// top) will most likely end on, guessed from the page's mean row height, so those
+    /// misses overlap the scan instead of following it.
+    @inline(__always) func prefetchRow(near y: Int64, pageHeight: Int64, count: Int) {
+        guard pageHeight > 0 else { return }
+        let guess = min(Int(y * Int64(count) / pageHeight), count - 1)
+        tess_prefetch(heightLow + guess)
+        tess_prefetch(heightHigh + guess)
+        tess_prefetch(kinds + guess)
+        tess_prefetch(flags + guess)
+        tess_prefetch(ids + guess)
+    }
+
+    static func allocate(_ layout: Layout) -> Page {
+        Page(Jemalloc.allocate(bytes: layout.bytes), layout)
     }
 
     /// The slot of `id` among the first `count` rows, or -1.

@@ -20,12 +20,13 @@ extension RowStore {
         var i = 0
         while i < heights.count {
             let info = tree.leaves[Int(leaf)]
-            let page = Page(info.page!, capacity: pageCapacity), rows = Int(info.count)
+            let page = Page(info.page!, layout), rows = Int(info.count)
             let n = min(heights.count - i, rows - slot)
             for t in 0..<n {
                 page.setHeight(LayoutUnit.roundedUnits(heights[i + t]), slot + t)
                 page.flags[slot + t] |= RowFlags.measured.rawValue
             }
+            page.refreshGroups(count: rows)
             let delta = page.heightSum(0, rows) - info.height
             if delta != 0 { tree.adjust(leaf: leaf, rows: 0, height: delta) }
             i += n
@@ -46,9 +47,10 @@ extension RowStore {
     mutating func setHeight(units: UInt32, measured: Bool, ofRow row: Int) {
         version &+= 1
         let found = tree.leaf(containingRow: row)
-        let page = Page(tree.leaves[Int(found.leaf)].page!, capacity: pageCapacity)
+        let page = Page(tree.leaves[Int(found.leaf)].page!, layout)
         let delta = Int64(units) - page.height(found.slot)
         page.setHeight(units, found.slot)
+        page.adjustGroup(of: found.slot, by: delta)
         let bit = RowFlags.measured.rawValue
         page.flags[found.slot] = measured ? page.flags[found.slot] | bit : page.flags[found.slot] & ~bit
         if delta != 0 { tree.adjust(leaf: found.leaf, rows: 0, height: delta) }

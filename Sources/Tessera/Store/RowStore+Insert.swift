@@ -141,7 +141,7 @@ extension RowStore {
         index.reserve(index.count + k)
 
         if tree.firstLeaf == HeightTree.none {
-            let page = Page.allocate(capacity: pageCapacity)
+            let page = Page.allocate(layout)
             let leaf = tree.allocateLeaf(page: page.base)
             tree.insertLeaf(leaf, after: HeightTree.none)
         }
@@ -153,13 +153,14 @@ extension RowStore {
             let found = tree.leaf(containingRow: position)
             (leaf, slot) = (found.leaf, found.slot)
         }
-        let page = Page(tree.leaves[Int(leaf)].page!, capacity: pageCapacity)
+        let page = Page(tree.leaves[Int(leaf)].page!, layout)
         let old = Int(tree.leaves[Int(leaf)].count), oldHeight = tree.leaves[Int(leaf)].height
         let total = old + k
 
         if total <= pageCapacity {
             page.copyRows(from: page, at: slot, to: slot + k, count: old - slot)
             writeNewRows(rows, 0..<k, into: page, at: slot, leaf: leaf)
+            page.refreshGroups(count: total)
             tree.adjust(leaf: leaf, rows: k, height: page.heightSum(0, total) - oldHeight)
             return
         }
@@ -167,7 +168,7 @@ extension RowStore {
         // Spread the page's rows and the new ones over as many pages as needed: evenly
         // when inserting inside the page (room on both sides for more), packed full when
         // appending after its last row (so a growing list keeps full pages).
-        let scratchPage = Page(scratch, capacity: pageCapacity)
+        let scratchPage = Page(scratch, layout)
         scratchPage.copyRows(from: page, at: 0, to: 0, count: old)
         let pages = (total + pageCapacity - 1) / pageCapacity
         let packed = slot == old
@@ -179,7 +180,7 @@ extension RowStore {
         var dest = leaf, destPage = page, previous = HeightTree.none
         for j in 0..<pages {
             if j > 0 {
-                destPage = Page.allocate(capacity: pageCapacity)
+                destPage = Page.allocate(layout)
                 dest = tree.allocateLeaf(page: destPage.base)
             }
             let n = size(j)
@@ -201,6 +202,7 @@ extension RowStore {
                     filled += m; source += m
                 }
             }
+            destPage.refreshGroups(count: n)
             let height = destPage.heightSum(0, n)
             if j == 0 {
                 tree.adjust(leaf: leaf, rows: n - old, height: height - oldHeight)

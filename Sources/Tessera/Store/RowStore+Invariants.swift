@@ -17,11 +17,15 @@ extension RowStore {
         var l = tree.firstLeaf, rows = 0, previous = HeightTree.none
         while l != HeightTree.none {
             let info = tree.leaves[Int(l)]
-            let page = Page(info.page!, capacity: pageCapacity)
+            let page = Page(info.page!, layout)
             let n = Int(info.count)
             precondition(n > 0 && n <= pageCapacity, "page \(l) holds \(n) rows")
             precondition(info.prev == previous, "page \(l) links back to \(info.prev), not \(previous)")
             precondition(page.heightSum(0, n) == info.height, "page \(l) height differs from its rows'")
+            for g in 0..<layout.groups {
+                let from = min(g * Page.groupRows, n), to = min(from + Page.groupRows, n)
+                precondition(Int64(page.groupHeights[g]) == page.heightSum(from, to), "page \(l) group \(g) sum is stale")
+            }
             for s in 0..<n {
                 let id = page.ids[s]
                 guard let found = find(id) else { preconditionFailure("id \(id) of row \(rows + s) is not indexed") }

@@ -9,7 +9,7 @@ extension RowStore {
         var remaining = range.count
         while remaining > 0 {
             let (leaf, slot, _, _) = tree.leaf(containingRow: range.lowerBound)
-            let page = Page(tree.leaves[Int(leaf)].page!, capacity: pageCapacity)
+            let page = Page(tree.leaves[Int(leaf)].page!, layout)
             let old = Int(tree.leaves[Int(leaf)].count)
             let n = min(remaining, old - slot)
             for t in slot..<(slot + n) {
@@ -18,6 +18,7 @@ extension RowStore {
             }
             let height = page.heightSum(slot, slot + n)
             page.copyRows(from: page, at: slot + n, to: slot, count: old - slot - n)
+            page.refreshGroups(count: old - n)
             remaining -= n
             if n == old {
                 tree.removeLeaf(leaf)
@@ -48,10 +49,11 @@ extension RowStore {
 
     /// Moves every row of page `source` to the end of the page before it, `target`.
     mutating func absorb(_ source: UInt32, into target: UInt32) {
-        let from = Page(tree.leaves[Int(source)].page!, capacity: pageCapacity), to = Page(tree.leaves[Int(target)].page!, capacity: pageCapacity)
+        let from = Page(tree.leaves[Int(source)].page!, layout), to = Page(tree.leaves[Int(target)].page!, layout)
         let n = Int(tree.leaves[Int(source)].count), at = Int(tree.leaves[Int(target)].count)
         let height = tree.leaves[Int(source)].height
         to.copyRows(from: from, at: 0, to: at, count: n)
+        to.refreshGroups(count: at + n)
         for t in 0..<n { index.move(from.ids[t], from: source, to: target) }
         tree.removeLeaf(source)
         Jemalloc.free(from.base)
@@ -63,7 +65,7 @@ extension RowStore {
         var fresh = TextArena(capacity: text.liveBytes + 64)
         var l = tree.firstLeaf
         while l != HeightTree.none {
-            let page = Page(tree.leaves[Int(l)].page!, capacity: pageCapacity)
+            let page = Page(tree.leaves[Int(l)].page!, layout)
             for s in 0..<Int(tree.leaves[Int(l)].count) {
                 page.text[s] = fresh.append(record: page.text[s], from: text)
             }

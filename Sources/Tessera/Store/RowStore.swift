@@ -12,12 +12,14 @@ public struct RowStore: ~Copyable {
     /// 1/64 pt.
     public static let maximumRowHeight = LayoutUnit.points(LayoutUnit.maximumRowUnits)
 
-    /// Rows per page by default: 538 rows of 19 bytes fill a 10 KiB jemalloc size class.
-    public static let defaultPageCapacity = 538
+    /// Rows per page by default: 535 rows of 19 bytes and their group sums fill a 10 KiB
+    /// jemalloc size class.
+    public static let defaultPageCapacity = 535
 
     var tree: HeightTree
-    /// Rows per page.
-    let pageCapacity: Int
+    /// Column offsets of a page; `layout.capacity` rows per page.
+    let layout: Page.Layout
+    var pageCapacity: Int { layout.capacity }
     var index: IDIndex
     var text = TextArena()
     /// Estimated height per kind, in 1/64 pt, for rows not yet measured.
@@ -46,10 +48,10 @@ public struct RowStore: ~Copyable {
             throw .capacityExceeded("\(units.count) kinds, at most 65536")
         }
         estimates = units
-        self.pageCapacity = pageCapacity
+        layout = Page.Layout(capacity: pageCapacity)
         tree = HeightTree(fanout: treeFanout)
         index = IDIndex(seed: UInt64.random(in: .min ... .max))
-        scratch = Jemalloc.allocate(bytes: Page.bytes(capacity: pageCapacity))
+        scratch = Jemalloc.allocate(bytes: layout.bytes)
         cursor = .allocate(capacity: 1)
         cursor.initialize(to: WindowCursor())
     }
@@ -87,7 +89,7 @@ public struct RowStore: ~Copyable {
 
     func locate(_ row: Int) -> (page: Page, slot: Int) {
         let found = tree.leaf(containingRow: row)
-        return (Page(tree.leaves[Int(found.leaf)].page!, capacity: pageCapacity), found.slot)
+        return (Page(tree.leaves[Int(found.leaf)].page!, layout), found.slot)
     }
 
     /// The columns of one row.
@@ -111,7 +113,7 @@ public struct RowStore: ~Copyable {
         let leaves = tree.leaves
         guard let leaf = index.page(of: id, where: { l in
             let info = leaves[Int(l)]
-            slot = Page(info.page!, capacity: pageCapacity).slot(of: id, count: Int(info.count))
+            slot = Page(info.page!, layout).slot(of: id, count: Int(info.count))
             return slot >= 0
         }) else { return nil }
         return (leaf, slot)
