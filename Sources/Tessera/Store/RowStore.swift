@@ -135,15 +135,16 @@ public struct RowStore: ~Copyable {
 
     /// Bytes jemalloc holds for this store, split by part (size classes included).
     public var memory: StoreMemory {
-        var pages = 0
+        var pages = 0, pageCount = 0
         var l = tree.firstLeaf
         while l != HeightTree.none {
             pages += Jemalloc.usableSize(tree.leaves[Int(l)].page!)
+            pageCount += 1
             l = tree.leaves[Int(l)].next
         }
         return StoreMemory(
-            pages: pages, tree: tree.allocatedBytes, idIndex: index.allocatedBytes,
-            textArena: text.allocatedBytes, scratch: Jemalloc.usableSize(scratch))
+            pages: pages, textReferences: pageCount * layout.capacity * 4, tree: tree.allocatedBytes,
+            idIndex: index.allocatedBytes, textArena: text.allocatedBytes, scratch: Jemalloc.usableSize(scratch))
     }
 }
 
@@ -159,6 +160,8 @@ public struct RowInfo: Equatable, Sendable {
 public struct StoreMemory: Equatable, Sendable {
     /// Row pages: id, height, kind, flags and text reference columns.
     public var pages: Int
+    /// The part of `pages` taken by the text reference column (4 bytes per row slot).
+    public var textReferences: Int
     /// Inner summary nodes and the leaf records.
     public var tree: Int
     /// The id → page hash table.
