@@ -5,9 +5,10 @@ import Darwin
 #endif
 import Tessera
 
-/// Checks, outside any timed region, that Tessera and the peer give the same answers: row
-/// count, total height, the top of sampled rows and whole windows (every row's index, id, y,
-/// height and kind) at sampled offsets. A disagreement ends the run with status 1.
+/// Checks, outside any timed region, that the peer's offsets are the prefix sums of its
+/// heights and that Tessera and the peer give the same answers: row count, total height,
+/// the top of sampled rows and whole windows (every row's index, id, y, height and kind) at
+/// sampled offsets. A disagreement ends the run with status 1.
 struct Agreement {
     let buffer: UnsafeMutableBufferPointer<VisibleRow>
     let peerBuffer: UnsafeMutableBufferPointer<VisibleRow>
@@ -51,6 +52,7 @@ struct Agreement {
     }
 
     private func totals(_ store: borrowing RowStore, _ peer: FlatPrefixArray, _ context: String) throws(TesseraError) {
+        guard peer._checkOffsets() else { Self.fail("\(context): the peer's offsets are not the prefix sums of its heights") }
         guard store.count == peer.count else { Self.fail("\(context): \(store.count) rows, peer has \(peer.count)") }
         guard store.totalHeight == peer.totalHeight else {
             Self.fail("\(context): total height \(store.totalHeight) pt, peer says \(peer.totalHeight) pt")

@@ -54,7 +54,7 @@ struct MemoryResult {
     var processAllocatedBytes: Int
     var processResidentBytes: Int
     /// `store.memory` right after the build.
-    var pages: Int, tree: Int, idIndex: Int, textArena: Int, scratch: Int
+    var pages: Int, textReferences: Int, tree: Int, idIndex: Int, textArena: Int, scratch: Int
     var peerBytesPerRow: Double
     var peerAllocatedBytes: Int
 
@@ -68,9 +68,10 @@ struct MemoryResult {
         bytes_per_row_store = (allocated_bytes - store.memory.textArena) / rows: the whole \
         store (pages, tree, id index, scratch page). \
         bytes_per_row = (allocated_bytes - store.memory.idIndex - textArena - scratch - \
-        text_reference_bytes) / rows, where text_reference_bytes = store.memory.pages / 20 * 4 \
-        (a page holds 20 bytes per row slot: id 8, height 4, kind 2, flags 2, text reference 4): \
-        the fixed per-row columns (id, height, kind, flags) plus the summary tree. \
+        text_reference_bytes) / rows, where text_reference_bytes = store.memory.textReferences, \
+        the text-reference column's 4 bytes per row slot of the pages (pages / 20 * 4 while a \
+        slot was 20 bytes; a slot is id 8, height 3, kind 2, flags 2, text reference 4 = 19 \
+        bytes now): the fixed per-row columns (id, height, kind, flags) plus the summary tree. \
         resident_bytes = growth of stats.resident over the same span (includes pages of freed \
         temporaries jemalloc has not yet returned). peer_bytes_per_row = stats.allocated growth \
         across building the flat prefix array / rows (offset 8 + id 8 + height 4 + kind 2).
@@ -126,7 +127,7 @@ struct GeometryReport {
         print()
         print("rows: \(rows), seed: \(seed), peer: \(Self.peerName) (the same queries and operations, same run)")
         for note in notes { print("note: \(note)") }
-        print("store: pages \(m.pages) B, tree \(m.tree) B, id index \(m.idIndex) B, text arena \(m.textArena) B, scratch \(m.scratch) B")
+        print("store: pages \(m.pages) B (text references \(m.textReferences) B), tree \(m.tree) B, id index \(m.idIndex) B, text arena \(m.textArena) B, scratch \(m.scratch) B")
         print("memory: \(MemoryResult.note)")
         print("checksum: \(String(checksum, radix: 16))")
     }
@@ -156,7 +157,8 @@ struct GeometryReport {
         out += "\"process_allocated_bytes\": \(m.processAllocatedBytes), "
         out += "\"process_resident_bytes\": \(m.processResidentBytes), "
         out += "\"store\": {\"pages\": \(m.pages), \"tree\": \(m.tree), \"id_index\": \(m.idIndex), "
-        out += "\"text_arena\": \(m.textArena), \"scratch\": \(m.scratch), \"text_reference_bytes\": \(m.pages / 20 * 4)}, "
+        out += "\"text_arena\": \(m.textArena), \"scratch\": \(m.scratch), "
+        out += "\"text_reference_bytes\": \(m.textReferences)}, "
         out += "\"peer_bytes_per_row\": \(Report.json(m.peerBytesPerRow)), "
         out += "\"peer_allocated_bytes\": \(m.peerAllocatedBytes), "
         out += "\"targets\": {\"bytes_per_row\": {\"target\": \"<= \(Report.number(MemoryResult.bytesPerRowTarget))\", "

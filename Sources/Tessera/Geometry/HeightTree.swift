@@ -240,6 +240,27 @@ struct HeightTree: ~Copyable {
         }
     }
 
+    /// Recomputes every entry and the totals from the leaf records, bottom up: O(nodes),
+    /// cheaper than one `adjust` per leaf when most leaves changed.
+    mutating func refreshAll() {
+        let sums = refreshSubtree(root)
+        rowCount = Int(sums.count)
+        totalHeight = sums.height
+    }
+
+    private mutating func refreshSubtree(_ n: UInt32) -> (count: Int64, height: Int64) {
+        let k = childCount(n), c = children(n)
+        for i in 0..<k {
+            if level(n) == 1 {
+                counts(n)[i] = Int64(leaves[Int(c[i])].count)
+                heights(n)[i] = leaves[Int(c[i])].height
+            } else {
+                (counts(n)[i], heights(n)[i]) = refreshSubtree(c[i])
+            }
+        }
+        return sums(n)
+    }
+
     @inline(__always)
     mutating func setParent(ofChild child: UInt32, level: Int, _ p: UInt32) {
         if level == 1 { leaves[Int(child)].parent = p } else { setParent(ofNode: child, p) }

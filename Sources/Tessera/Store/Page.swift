@@ -52,12 +52,39 @@ struct Page {
     @inline(__always) var ids: UnsafeMutablePointer<UInt64> { (base + layout.ids).assumingMemoryBound(to: UInt64.self) }
     @inline(__always) var text: UnsafeMutablePointer<UInt32> { (base + layout.text).assumingMemoryBound(to: UInt32.self) }
 
-    /// Recomputes the group sums after rows `0..<count` changed (groups past them are 0).
-    func refreshGroups(count: Int) {
+    /// Recomputes the group sums after rows `0..<count` changed (groups past them are 0);
+    /// returns the page's total height.
+    @discardableResult
+    func refreshGroups(count: Int) -> Int64 {
+        var total: Int64 = 0
         for g in 0..<layout.groups {
             let from = min(g * Self.groupRows, count), to = min(from + Self.groupRows, count)
-            groupHeights[g] = UInt32(heightSum(from, to))
+            let sum = heightSum(from, to)
+            groupHeights[g] = UInt32(sum)
+            total &+= sum
         }
+        return total
+    }
+
+    /// Writes the heights (validated points) of all `count` rows and their group sums in
+    /// one pass; returns the page's total height.
+    func replaceHeights(from points: UnsafePointer<Double>, count: Int) -> Int64 {
+        var total: Int64 = 0
+        var row = 0
+        for g in 0..<layout.groups {
+            var sum: UInt32 = 0
+            let end = min(row &+ Self.groupRows, count)
+            while row < end {
+                let units = LayoutUnit.roundedUnits(points[row])
+                heightLow[row] = UInt16(truncatingIfNeeded: units)
+                heightHigh[row] = UInt8(truncatingIfNeeded: units >> 16)
+                sum &+= units
+                row &+= 1
+            }
+            groupHeights[g] = sum
+            total &+= Int64(sum)
+        }
+        return total
     }
 
     /// Records a height change of row `i` in its group's sum.

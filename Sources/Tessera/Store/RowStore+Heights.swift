@@ -13,25 +13,38 @@ extension RowStore {
         guard start >= 0, start <= count, heights.count <= count - start else {
             throw .rangeOutOfBounds(lowerBound: start, upperBound: start + heights.count, count: count)
         }
-        for h in heights where !LayoutUnit.isValidRowHeight(h) { throw .invalidHeight(h) }
-        guard !heights.isEmpty else { return }
-        version &+= 1
-        var (leaf, slot, _, _) = tree.leaf(containingRow: start)
-        var i = 0
-        while i < heights.count {
-            let info = tree.leaves[Int(leaf)]
-            let page = Page(info.page!, layout), rows = Int(info.count)
-            let n = min(heights.count - i, rows - slot)
-            for t in 0..<n {
-                page.setHeight(LayoutUnit.roundedUnits(heights[i + t]), slot + t)
-                page.flags[slot + t] |= RowFlags.measured.rawValue
+        try heights.withUnsafeBufferPointer { (h) throws(TesseraError) in
+            if let bad = LayoutUnit.firstInvalidRowHeight(h) { throw .invalidHeight(h[bad]) }
+            guard !h.isEmpty else { return }
+            version &+= 1
+            // Many pages: set their totals, then recompute the summaries once, bottom up.
+            let manyPages = h.count > 64 * pageCapacity
+            var (leaf, slot, _, _) = tree.leaf(containingRow: start)
+            var i = 0
+            let measured = RowFlags.measured.rawValue
+            while i < h.count {
+                let info = tree.leaves[Int(leaf)]
+                let page = Page(info.page!, layout), rows = Int(info.count)
+                let n = min(h.count - i, rows - slot)
+                let total: Int64
+                if n == rows {
+                    total = page.replaceHeights(from: h.baseAddress! + i, count: n)
+                } else {
+                    for t in 0..<n { page.setHeight(LayoutUnit.roundedUnits(h[i &+ t]), slot &+ t) }
+                    total = page.refreshGroups(count: rows)
+                }
+                for t in slot..<(slot + n) { page.flags[t] |= measured }
+                let delta = total - info.height
+                if manyPages {
+                    tree.leaves[Int(leaf)].height += delta
+                } else if delta != 0 {
+                    tree.adjust(leaf: leaf, rows: 0, height: delta)
+                }
+                i += n
+                slot = 0
+                leaf = info.next
             }
-            page.refreshGroups(count: rows)
-            let delta = page.heightSum(0, rows) - info.height
-            if delta != 0 { tree.adjust(leaf: leaf, rows: 0, height: delta) }
-            i += n
-            slot = 0
-            leaf = info.next
+            if manyPages { tree.refreshAll() }
         }
     }
 

@@ -13,17 +13,9 @@ extension RowStore {
     public mutating func insert(
         ids: [UInt64], kinds: [UInt16], heights: [Double]? = nil, text: RowText? = nil, at index: Int
     ) throws(TesseraError) {
-        var units: [UInt32]? = nil
-        if let heights {
-            guard heights.count == ids.count else {
-                throw .columnLengthMismatch(column: "heights", expected: ids.count, actual: heights.count)
-            }
-            for h in heights where !LayoutUnit.isValidRowHeight(h) { throw .invalidHeight(h) }
-            units = heights.map(LayoutUnit.roundedUnits)
-        }
         let result: Result<Void, TesseraError> = ids.withUnsafeBufferPointer { ids in
             kinds.withUnsafeBufferPointer { kinds in
-                Self.withOptionalBuffer(units) { heights in
+                Self.withOptionalBuffer(heights) { heights in
                     Self.withText(text) { text in
                         Result { () throws(TesseraError) in
                             try insert(RowColumns(ids: ids, kinds: kinds, heights: heights, text: text), at: index)
@@ -66,9 +58,7 @@ extension RowStore {
             throw .unknownKind(rows.kinds[i], kindCount: estimates.count)
         }
         if let h = rows.heights {
-            for i in 0..<n where Int64(h[i]) > LayoutUnit.maximumRowUnits {
-                throw .invalidHeight(LayoutUnit.points(Int64(h[i])))
-            }
+            for x in h where !LayoutUnit.isValidRowHeight(x) { throw .invalidHeight(x) }
         }
         var textBytes = 0
         if let text = rows.text { textBytes = try validate(text, rows: n) }
@@ -160,8 +150,7 @@ extension RowStore {
         if total <= pageCapacity {
             page.copyRows(from: page, at: slot, to: slot + k, count: old - slot)
             writeNewRows(rows, 0..<k, into: page, at: slot, leaf: leaf)
-            page.refreshGroups(count: total)
-            tree.adjust(leaf: leaf, rows: k, height: page.heightSum(0, total) - oldHeight)
+            tree.adjust(leaf: leaf, rows: k, height: page.refreshGroups(count: total) - oldHeight)
             return
         }
 
@@ -202,8 +191,7 @@ extension RowStore {
                     filled += m; source += m
                 }
             }
-            destPage.refreshGroups(count: n)
-            let height = destPage.heightSum(0, n)
+            let height = destPage.refreshGroups(count: n)
             if j == 0 {
                 tree.adjust(leaf: leaf, rows: n - old, height: height - oldHeight)
             } else {
@@ -225,7 +213,7 @@ extension RowStore {
             page.ids[s] = id
             page.kinds[s] = kind
             if let h = rows.heights {
-                page.setHeight(h[r], s)
+                page.setHeight(LayoutUnit.roundedUnits(h[r]), s)
                 page.flags[s] = RowFlags.measured.rawValue
             } else {
                 page.setHeight(estimates[Int(kind)], s)

@@ -30,8 +30,9 @@ public struct RowText: Sendable, Equatable {
 struct RowColumns {
     var ids: UnsafeBufferPointer<UInt64>
     var kinds: UnsafeBufferPointer<UInt16>
-    /// Measured heights in 1/64 pt, or nil for "start at the kind's estimate".
-    var heights: UnsafeBufferPointer<UInt32>?
+    /// Measured heights in points (validated before use), or nil for "start at the
+    /// kind's estimate".
+    var heights: UnsafeBufferPointer<Double>?
     var text: TextColumns?
 
     var count: Int { ids.count }
