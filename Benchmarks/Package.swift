@@ -2,7 +2,7 @@
 import PackageDescription
 
 // The benchmarks live in their own package so that the core package has no dependency on
-// package-benchmark (as swift-nio and swift-collections do). Run from this directory:
+// package-benchmark, ordo-one/benchmark (as swift-nio and swift-collections do). Run from this directory:
 //
 //   swift package --scratch-path .build-pkgbench benchmark list
 //   swift package --scratch-path .build-pkgbench benchmark --target GeometryBenchmarks
@@ -15,18 +15,20 @@ let package = Package(
         // Named explicitly so the product reference does not depend on the name of the
         // directory the repository was cloned into.
         .package(name: "Tessera", path: ".."),
-        .package(url: "https://github.com/ordo-one/package-benchmark", from: "1.38.0", traits: ["MallocInterposer"]),
+        // ordo-one/benchmark was called package-benchmark before; the plugin warns about
+        // the old identifier, so the new one is used.
+        .package(url: "https://github.com/ordo-one/benchmark", from: "1.38.0", traits: ["MallocInterposer"]),
     ],
     targets: [
         .executableTarget(
             name: "GeometryBenchmarks",
             dependencies: [
                 .product(name: "Tessera", package: "Tessera"),
-                .product(name: "Benchmark", package: "package-benchmark"),
+                .product(name: "Benchmark", package: "benchmark"),
             ],
             path: "Benchmarks/GeometryBenchmarks",
             plugins: [
-                .plugin(name: "BenchmarkPlugin", package: "package-benchmark"),
+                .plugin(name: "BenchmarkPlugin", package: "benchmark"),
             ]
         ),
     ]

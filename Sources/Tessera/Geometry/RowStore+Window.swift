@@ -48,41 +48,36 @@ extension RowStore {
         offset: Double, viewport: Double, overscanBefore: Double = 0, overscanAfter: Double = 0,
         into buffer: UnsafeMutableBufferPointer<VisibleRow>
     ) throws(TesseraError) -> WindowRange {
-        let top = try LayoutUnit.offset(offset)
-        let height = try LayoutUnit.extent(viewport)
-        let before = try LayoutUnit.extent(overscanBefore)
-        let after = try LayoutUnit.extent(overscanAfter)
-        let start = max(top - before, 0)
-        let end = top &+ height &+ after
-        let rows = count
-        guard start < tree.totalHeight, start < end else {
-            let first = start < tree.totalHeight ? position(coveringUnits: start).row : rows
+        guard let (start, end) = try LayoutUnit.window(
+            offset: offset, length: viewport, before: overscanBefore, after: overscanAfter)
+        else {
+            let first = try row(atOffset: offset)?.row ?? count
             return WindowRange(rows: first..<first)
         }
-        var c = firstRow(coveringUnits: start)
+        guard start < tree.totalHeight else { return WindowRange(rows: count..<count) }
+        let c = firstRow(coveringUnits: start)
         cursor.pointee = c
-        let first = c.row
-        var page = Page(tree.leaves[Int(c.leaf)].page!, layout)
-        var pageCount = Int(tree.leaves[Int(c.leaf)].count)
-        var n = 0
-        while c.y < end {
-            let h = page.height(c.slot)
-            if n < buffer.count {
-                buffer[n] = VisibleRow(
-                    row: c.row, id: page.ids[c.slot], y: LayoutUnit.points(c.y), height: LayoutUnit.points(h),
-                    kind: page.kinds[c.slot], flags: RowFlags(rawValue: page.flags[c.slot]))
+        let first = c.row, capacity = buffer.count
+        var leaf = c.leaf, slot = c.slot, y = c.y, n = 0
+        pages: while true {
+            let info = tree.leaves[Int(leaf)]
+            let page = Page(info.page!, layout), rows = Int(info.count)
+            let low = page.heightLow, high = page.heightHigh, ids = page.ids, kinds = page.kinds, flags = page.flags
+            while slot < rows {
+                if y >= end { break pages }
+                let h = Int64(low[slot]) | Int64(high[slot]) << 16
+                if n < capacity {
+                    buffer[n] = VisibleRow(
+                        row: first &+ n, id: ids[slot], y: LayoutUnit.points(y), height: LayoutUnit.points(h),
+                        kind: kinds[slot], flags: RowFlags(rawValue: flags[slot]))
+                }
+                n &+= 1
+                y &+= h
+                slot &+= 1
             }
-            n += 1
-            c.y += h
-            c.row += 1
-            c.slot += 1
-            if c.row == rows { break }
-            if c.slot == pageCount {
-                c.leaf = tree.leaves[Int(c.leaf)].next
-                page = Page(tree.leaves[Int(c.leaf)].page!, layout)
-                pageCount = Int(tree.leaves[Int(c.leaf)].count)
-                c.slot = 0
-            }
+            leaf = info.next
+            if leaf == HeightTree.none { break }
+            slot = 0
         }
         guard n <= buffer.count else { throw .bufferTooSmall(needed: n, capacity: buffer.count) }
         return WindowRange(rows: first..<(first + n))

@@ -11,7 +11,8 @@ extension RowStore {
     /// log n). All or nothing.
     public mutating func setHeights(_ heights: [Double], startingAt start: Int) throws(TesseraError) {
         guard start >= 0, start <= count, heights.count <= count - start else {
-            throw .rangeOutOfBounds(lowerBound: start, upperBound: start + heights.count, count: count)
+            let (end, overflow) = start.addingReportingOverflow(heights.count)
+            throw .rangeOutOfBounds(lowerBound: start, upperBound: overflow ? .max : end, count: count)
         }
         try heights.withUnsafeBufferPointer { (h) throws(TesseraError) in
             if let bad = LayoutUnit.firstInvalidRowHeight(h) { throw .invalidHeight(h[bad]) }

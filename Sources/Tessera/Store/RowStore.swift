@@ -126,7 +126,8 @@ public struct RowStore: ~Copyable {
         return String(decoding: text.bytes(page.text[s], slot: slot), as: UTF8.self)
     }
 
-    /// Number of text slots a row has.
+    /// Number of text slots a row has (0 when every slot it was given is empty: such rows
+    /// share the arena's empty record).
     public func textSlotCount(ofRow row: Int) throws(TesseraError) -> Int {
         try checkRow(row)
         let (page, s) = locate(row)
@@ -154,6 +155,13 @@ public struct RowInfo: Equatable, Sendable {
     public var kind: UInt16
     public var flags: RowFlags
     public var height: Double
+
+    public init(id: UInt64, kind: UInt16, flags: RowFlags, height: Double) {
+        self.id = id
+        self.kind = kind
+        self.flags = flags
+        self.height = height
+    }
 }
 
 /// jemalloc bytes a store holds, by part.

@@ -12,6 +12,9 @@ public enum TesseraError: Error, Equatable, Sendable, CustomStringConvertible {
     case rangeOutOfBounds(lowerBound: Int, upperBound: Int, count: Int)
     /// A caller buffer too small for the result; `needed` is the size that would fit it.
     case bufferTooSmall(needed: Int, capacity: Int)
+    // Errors about a batch of rows give the row's position within the batch, and
+    // `invalidUTF8`'s `byteOffset` counts from the start of the slot.
+
     /// An id that is already in the store, or twice in one batch.
     case duplicateID(UInt64)
     /// An id the store does not hold.
