@@ -13,30 +13,27 @@ extension RowStore {
     public mutating func insert(
         ids: [UInt64], kinds: [UInt16], heights: [Double]? = nil, text: RowText? = nil, at index: Int
     ) throws(TesseraError) {
-        let result: Result<Void, TesseraError> = ids.withUnsafeBufferPointer { ids in
-            kinds.withUnsafeBufferPointer { kinds in
-                Self.withOptionalBuffer(heights) { heights in
-                    Self.withText(text) { text in
-                        Result { () throws(TesseraError) in
-                            try insert(RowColumns(ids: ids, kinds: kinds, heights: heights, text: text), at: index)
-                        }
+        try ids.withUnsafeBufferPointer { (ids) throws(TesseraError) in
+            try kinds.withUnsafeBufferPointer { (kinds) throws(TesseraError) in
+                try Self.withOptionalBuffer(heights) { (heights) throws(TesseraError) in
+                    try Self.withText(text) { (text) throws(TesseraError) in
+                        try insert(RowColumns(ids: ids, kinds: kinds, heights: heights, text: text), at: index)
                     }
                 }
             }
         }
-        try result.get()
     }
 
-    static func withOptionalBuffer<T, R>(_ array: [T]?, _ body: (UnsafeBufferPointer<T>?) -> R) -> R {
-        guard let array else { return body(nil) }
-        return array.withUnsafeBufferPointer { body($0) }
+    static func withOptionalBuffer<T, R, E>(_ array: [T]?, _ body: (UnsafeBufferPointer<T>?) throws(E) -> R) throws(E) -> R {
+        guard let array else { return try body(nil) }
+        return try array.withUnsafeBufferPointer { (buffer) throws(E) in try body(buffer) }
     }
 
-    static func withText<R>(_ text: RowText?, _ body: (TextColumns?) -> R) -> R {
-        guard let text else { return body(nil) }
-        return text.utf8.withUnsafeBytes { utf8 in
-            text.offsets.withUnsafeBufferPointer { offsets in
-                body(TextColumns(utf8: utf8, offsets: offsets, slotsPerRow: text.slotsPerRow))
+    static func withText<R, E>(_ text: RowText?, _ body: (TextColumns?) throws(E) -> R) throws(E) -> R {
+        guard let text else { return try body(nil) }
+        return try text.utf8.withUnsafeBufferPointer { (utf8) throws(E) in
+            try text.offsets.withUnsafeBufferPointer { (offsets) throws(E) in
+                try body(TextColumns(utf8: UnsafeRawBufferPointer(utf8), offsets: offsets, slotsPerRow: text.slotsPerRow))
             }
         }
     }
