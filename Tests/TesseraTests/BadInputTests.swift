@@ -289,6 +289,28 @@ import Tessera
         #expect(store.index(of: 0) == 40 && store.index(of: .max) == 41)
     }
 
+    /// An append finds duplicates while indexing rows it has already written into pages;
+    /// a rejected one must take back its entries, pages and text, also on an empty store
+    /// (where it created the first page) and across many full pages.
+    @Test func duplicateIDsInAnAppendUnwindEverything() {
+        for capacity in [3, RowStore.defaultPageCapacity] {
+            var empty = makeStore(Self.estimates, pageCapacity: capacity)
+            var batch = makeBatch(3_000, firstID: 50, kindCount: 4, text: true)
+            batch.ids[2_999] = 1_234
+            rejects(&empty, .duplicateID(1_234)) { try batch.append(to: &$0) }
+            #expect(empty.count == 0 && empty.index(of: 50) == nil && empty.index(of: 1_234) == nil)
+            // Capacity reserved by the first try stays; pages written by later tries must not.
+            let settled = MemoryStatistics.current().allocated
+            for _ in 0..<5 { rejects(&empty, .duplicateID(1_234)) { try batch.append(to: &$0) } }
+            #expect(MemoryStatistics.current().allocated < settled + 3_000 * 19, "rejected appends leak their pages")
+            batch.ids[2_999] = 99_999
+            try! batch.append(to: &empty)
+            empty._checkInvariants()
+            #expect(empty.count == 3_000 && empty.index(of: 1_234) == 1_184 && empty.index(of: 99_999) == 2_999)
+            #expect(try! empty.text(ofRow: 2_999, slot: 0) == String(decoding: batch.text!.utf8[batch.text!.offsets[2 * 2_999]..<batch.text!.offsets[2 * 2_999 + 1]], as: UTF8.self))
+        }
+    }
+
     @Test func unknownKinds() {
         var store = Self.store()
         rejects(&store, .unknownKind(4, kindCount: 4)) { try $0.append(ids: [900], kinds: [4]) }

@@ -352,6 +352,11 @@ struct HeightTree: ~Copyable {
         if info.prev == Self.none { firstLeaf = info.next } else { leaves[Int(info.prev)].next = info.next }
         if info.next == Self.none { lastLeaf = info.prev } else { leaves[Int(info.next)].prev = info.prev }
         removeChild(at: index(of: leaf, in: info.parent), from: info.parent)
+        releaseLeaf(leaf)
+    }
+
+    /// Returns an unlinked leaf's number for reuse.
+    mutating func releaseLeaf(_ leaf: UInt32) {
         leaves[Int(leaf)] = Leaf(page: nil, height: 0, count: -1, parent: Self.none, next: freeLeaf, prev: Self.none)
         freeLeaf = leaf
     }

@@ -83,6 +83,21 @@ struct IDIndex: ~Copyable {
         slots[i] = entry
     }
 
+    /// Adds `id` on `page` unless an entry for it exists; `pageHolds(q)` says whether page
+    /// `q`, met under the same fingerprint, holds `id` already. False for a duplicate.
+    mutating func insertIfAbsent(_ id: UInt64, page: UInt32, where pageHolds: (UInt32) -> Bool) -> Bool {
+        if Double(count + 1) > Double(capacity) * Self.maximumLoad { rehash(capacity: capacity * 2) }
+        let fp = fingerprint(id)
+        var i = home(fp)
+        while slots[i] != 0 {
+            if slots[i] >> 32 == fp, pageHolds(Self.page(slots[i])) { return false }
+            i = next(i)
+        }
+        slots[i] = fp << 32 | UInt64(page &+ 1)
+        count += 1
+        return true
+    }
+
     /// The slot of an entry for `id` that points at `page`.
     func slot(of id: UInt64, page: UInt32) -> Int {
         let target = fingerprint(id) << 32 | UInt64(page &+ 1)

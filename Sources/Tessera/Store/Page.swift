@@ -162,10 +162,10 @@ struct Page {
         Page(Jemalloc.allocate(bytes: layout.bytes), layout)
     }
 
-    /// The slot of `id` among the first `count` rows, or -1.
-    func slot(of id: UInt64, count: Int) -> Int {
+    /// The slot of `id` among the first `count` rows (other than `skipping`), or -1.
+    func slot(of id: UInt64, count: Int, skipping: Int = -1) -> Int {
         let ids = self.ids
-        for i in 0..<count where ids[i] == id { return i }
+        for i in 0..<count where ids[i] == id && i != skipping { return i }
         return -1
     }
 

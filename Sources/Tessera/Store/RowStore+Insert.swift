@@ -38,8 +38,9 @@ extension RowStore {
         }
     }
 
-    /// Checks a batch completely before anything changes; returns its text bytes.
-    func validate(_ rows: RowColumns, at position: Int) throws(TesseraError) -> Int {
+    /// Checks a batch completely before anything changes (ids only when `checkingIDs`;
+    /// appends find duplicates while indexing); returns its text bytes.
+    func validate(_ rows: RowColumns, at position: Int, checkingIDs: Bool) throws(TesseraError) -> Int {
         let n = rows.count
         guard position >= 0, position <= count else {
             throw .rangeOutOfBounds(lowerBound: position, upperBound: position, count: count)
@@ -59,7 +60,7 @@ extension RowStore {
         }
         var textBytes = 0
         if let text = rows.text { textBytes = try validate(text, rows: n) }
-        try checkUnique(rows.ids)
+        if checkingIDs { try checkUnique(rows.ids) }
         return textBytes
     }
 
@@ -119,27 +120,17 @@ extension RowStore {
     }
 
     mutating func insert(_ rows: RowColumns, at position: Int) throws(TesseraError) {
-        let textBytes = try validate(rows, at: position)
+        let appending = position == count
+        let textBytes = try validate(rows, at: position, checkingIDs: !appending)
         let k = rows.count
         guard k > 0 else { return }
-        // From here on nothing can fail.
-        version &+= 1
         text.reserve(additional: textBytes)
         index.reserve(index.count + k)
+        if appending { return try append(rows) }
+        // From here on nothing can fail.
+        version &+= 1
 
-        if tree.firstLeaf == HeightTree.none {
-            let page = Page.allocate(layout)
-            let leaf = tree.allocateLeaf(page: page.base)
-            tree.insertLeaf(leaf, after: HeightTree.none)
-        }
-        let leaf: UInt32, slot: Int
-        if position == count {
-            leaf = tree.lastLeaf
-            slot = Int(tree.leaves[Int(leaf)].count)
-        } else {
-            let found = tree.leaf(containingRow: position)
-            (leaf, slot) = (found.leaf, found.slot)
-        }
+        let (leaf, slot, _, _) = tree.leaf(containingRow: position)
         let page = Page(tree.leaves[Int(leaf)].page!, layout)
         let old = Int(tree.leaves[Int(leaf)].count), oldHeight = tree.leaves[Int(leaf)].height
         let total = old + k
@@ -151,16 +142,12 @@ extension RowStore {
             return
         }
 
-        // Spread the page's rows and the new ones over as many pages as needed: evenly
-        // when inserting inside the page (room on both sides for more), packed full when
-        // appending after its last row (so a growing list keeps full pages).
+        // Spread the page's rows and the new ones evenly over as many pages as needed, so
+        // both sides keep room for more.
         let scratchPage = Page(scratch, layout)
         scratchPage.copyRows(from: page, at: 0, to: 0, count: old)
         let pages = (total + pageCapacity - 1) / pageCapacity
-        let packed = slot == old
-        func size(_ j: Int) -> Int {
-            packed ? min(pageCapacity, total - j * pageCapacity) : total / pages + (j < total % pages ? 1 : 0)
-        }
+        func size(_ j: Int) -> Int { total / pages + (j < total % pages ? 1 : 0) }
         // The combined sequence: scratch[0..<slot], the new rows, scratch[slot..<old].
         var source = 0
         var dest = leaf, destPage = page, previous = HeightTree.none
@@ -200,12 +187,95 @@ extension RowStore {
         }
     }
 
+    /// Appends after the last row, packing pages full so a growing list keeps full pages.
+    /// Duplicate ids are found while indexing rather than in a pass of their own: the rows
+    /// are written into the last page's free slots and into new, unlinked pages; then each
+    /// is indexed, a probe that meets an entry with the same fingerprint checking that
+    /// entry's page for the id; then the pages are linked into the tree. A duplicate
+    /// unwinds the entries, pages and text written so far and leaves the store as it was.
+    mutating func append(_ rows: RowColumns) throws(TesseraError) {
+        let k = rows.count, textMark = text.used
+        let createdFirst = tree.firstLeaf == HeightTree.none
+        if createdFirst {
+            tree.insertLeaf(tree.allocateLeaf(page: Page.allocate(layout).base), after: HeightTree.none)
+        }
+        let last = tree.lastLeaf, lastPage = Page(tree.leaves[Int(last)].page!, layout)
+        let old = Int(tree.leaves[Int(last)].count), inLast = min(pageCapacity - old, k)
+        var leaves: [UInt32] = [last]  // one allocation per batch
+        leaves.reserveCapacity(1 + (k - inLast + pageCapacity - 1) / pageCapacity)
+
+        // Write: the last page's free slots, then full new pages (counted, not linked).
+        writeRows(rows, 0..<inLast, into: lastPage, at: old)
+        var r = inLast
+        while r < k {
+            let page = Page.allocate(layout), n = min(pageCapacity, k - r)
+            let leaf = tree.allocateLeaf(page: page.base)
+            writeRows(rows, r..<(r + n), into: page, at: 0)
+            tree.leaves[Int(leaf)].count = Int32(n)
+            leaves.append(leaf)
+            r += n
+        }
+
+        // Index, in row order; page `leaves[j]` holds rows from `start(j)`.
+        func span(of j: Int) -> (slots: Range<Int>, first: Int) {
+            j == 0 ? (old..<(old + inLast), 0) : (0..<Int(tree.leaves[Int(leaves[j])].count), inLast + (j - 1) * pageCapacity)
+        }
+        for j in leaves.indices {
+            let page = Page(tree.leaves[Int(leaves[j])].page!, layout), (slots, first) = span(of: j)
+            for s in slots {
+                let row = first + s - slots.lowerBound
+                if row + 8 < k { index.prefetch(rows.ids[row + 8]) }
+                let id = page.ids[s]
+                let unique = index.insertIfAbsent(id, page: leaves[j]) { q in
+                    let count = q == last ? old + inLast : Int(tree.leaves[Int(q)].count)
+                    return Page(tree.leaves[Int(q)].page!, layout).slot(of: id, count: count, skipping: q == leaves[j] ? s : -1) >= 0
+                }
+                guard unique else {
+                    // Unwind: entries of the rows before this one, new pages, text.
+                    for i in 0...j {
+                        let p = Page(tree.leaves[Int(leaves[i])].page!, layout)
+                        for t in span(of: i).slots where i < j || t < s { index.remove(p.ids[t], page: leaves[i]) }
+                    }
+                    for leaf in leaves.dropFirst() {
+                        Jemalloc.free(tree.leaves[Int(leaf)].page!)
+                        tree.releaseLeaf(leaf)
+                    }
+                    text.used = textMark
+                    if createdFirst {
+                        Jemalloc.free(lastPage.base)
+                        tree.removeLeaf(last)
+                    }
+                    throw .duplicateID(id)
+                }
+            }
+        }
+
+        // Link.
+        version &+= 1
+        tree.adjust(leaf: last, rows: inLast, height: lastPage.refreshGroups(count: old + inLast) - tree.leaves[Int(last)].height)
+        var previous = last
+        for leaf in leaves.dropFirst() {
+            let page = Page(tree.leaves[Int(leaf)].page!, layout)
+            tree.leaves[Int(leaf)].height = page.refreshGroups(count: Int(tree.leaves[Int(leaf)].count))
+            tree.insertLeaf(leaf, after: previous)
+            previous = leaf
+        }
+    }
+
     /// Writes new rows `range` of the batch at `slot...` of `page` and indexes them.
-    @inline(__always)
     mutating func writeNewRows(_ rows: RowColumns, _ range: Range<Int>, into page: Page, at slot: Int, leaf: UInt32) {
-        var s = slot
+        writeRows(rows, range, into: page, at: slot)
         for r in range {
             if r + 8 < range.upperBound { index.prefetch(rows.ids[r + 8]) }
+            index.insert(rows.ids[r], page: leaf)
+        }
+    }
+
+    /// Writes new rows `range` of the batch at `slot...` of `page` (columns and text).
+    @inline(__always)
+    mutating func writeRows(_ rows: RowColumns, _ range: Range<Int>, into page: Page, at slot: Int) {
+        var s = slot
+        for r in range {
             let id = rows.ids[r], kind = rows.kinds[r]
             page.ids[s] = id
             page.kinds[s] = kind
@@ -223,7 +293,6 @@ extension RowStore {
             } else {
                 page.text[s] = 0
             }
-            index.insert(id, page: leaf)
             s += 1
         }
     }
