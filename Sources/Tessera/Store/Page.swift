@@ -76,8 +76,7 @@ struct Page {
             let end = min(row &+ Self.groupRows, count)
             while row < end {
                 let units = LayoutUnit.roundedUnits(points[row])
-                heightLow[row] = UInt16(truncatingIfNeeded: units)
-                heightHigh[row] = UInt8(truncatingIfNeeded: units >> 16)
+                setHeight(units, row)
                 sum &+= units
                 row &+= 1
             }

@@ -16,15 +16,14 @@ extension RowStore {
                 index.remove(page.ids[t], page: leaf)
                 text.release(page.text[t])
             }
-            let height = page.heightSum(slot, slot + n)
-            page.copyRows(from: page, at: slot + n, to: slot, count: old - slot - n)
-            page.refreshGroups(count: old - n)
             remaining -= n
             if n == old {
                 tree.removeLeaf(leaf)
                 Jemalloc.free(page.base)
             } else {
-                tree.adjust(leaf: leaf, rows: -n, height: -height)
+                page.copyRows(from: page, at: slot + n, to: slot, count: old - slot - n)
+                let height = page.refreshGroups(count: old - n)
+                tree.adjust(leaf: leaf, rows: -n, height: height - tree.leaves[Int(leaf)].height)
             }
         }
         if count > 0 { mergeIfSparse(tree.leaf(containingRow: min(range.lowerBound, count - 1)).leaf) }
