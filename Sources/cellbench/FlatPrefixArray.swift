@@ -56,16 +56,7 @@ struct FlatPrefixArray {
         var prefix = [Int64](repeating: 0, count: 0)
         units = Array(unsafeUninitializedCapacity: n) { h, hCount in
             prefix = Array(unsafeUninitializedCapacity: n + 1) { o, oCount in
-                points.withUnsafeBufferPointer { p in
-                    var y: Int64 = 0
-                    for i in 0..<n {
-                        let u = Self.units(p[i])
-                        h[i] = u
-                        o[i] = y
-                        y &+= Int64(u)
-                    }
-                    o[n] = y
-                }
+                points.withUnsafeBufferPointer { Self.fill(heights: h, offsets: o, from: $0) }
                 oCount = n + 1
             }
             hCount = n
@@ -86,16 +77,20 @@ struct FlatPrefixArray {
         return UInt32(truncatingIfNeeded: nearest &+ tieDown)
     }
 
-    /// An offset in units, rounded down (for `points >= 0` truncation is the floor).
+    /// The window `[offset - before, offset + viewport + after)` in units, exactly as
+    /// Tessera bounds it: rows whose bottom is past `start` and whose top is before `end`.
+    /// Multiplying by 64 is exact, so whole units and fractions are summed apart.
     @inline(__always)
-    static func offsetUnits(_ points: Double) -> Int64 { Int64(points * unitsPerPoint) }
-
-    /// An extent in units, rounded up.
-    @inline(__always)
-    static func extentUnits(_ points: Double) -> Int64 {
-        let exact = points * unitsPerPoint
-        let t = Int64(exact)
-        return Double(t) < exact ? t + 1 : t
+    static func bounds(offset: Double, viewport: Double, before: Double, after: Double) -> (start: Int64, end: Int64) {
+        func split(_ x: Double) -> (Int64, Double) {
+            let u = x * unitsPerPoint, whole = Int64(u)
+            return (whole, u - Double(whole))
+        }
+        let (o, fo) = split(offset), (v, fv) = split(viewport), (b, fb) = split(before), (a, fa) = split(after)
+        let start = max(o - b - (fo < fb ? 1 : 0), 0)
+        guard viewport > 0 || before > 0 || after > 0 else { return (start, start) }  // an empty window
+        let fractions = fo + fv + fa, whole = Int64(fractions)
+        return (start, o + v + a + whole + (Double(whole) < fractions ? 1 : 0))
     }
 
     // MARK: Queries
@@ -128,9 +123,7 @@ struct FlatPrefixArray {
         offset: Double, viewport: Double, overscanBefore: Double, overscanAfter: Double,
         into buffer: UnsafeMutableBufferPointer<VisibleRow>
     ) -> Range<Int> {
-        let top = Self.offsetUnits(offset)
-        let start = max(top - Self.extentUnits(overscanBefore), 0)
-        let end = top + Self.extentUnits(viewport) + Self.extentUnits(overscanAfter)
+        let (start, end) = Self.bounds(offset: offset, viewport: viewport, before: overscanBefore, after: overscanAfter)
         let n = count
         return offsets.withUnsafeBufferPointer { o in
             guard start < o[n], start < end else {
@@ -189,18 +182,25 @@ struct FlatPrefixArray {
         precondition(points.count == n, "column lengths differ")
         points.withUnsafeBufferPointer { p in
             heights.withUnsafeMutableBufferPointer { h in
-                offsets.withUnsafeMutableBufferPointer { o in
-                    var y: Int64 = 0
-                    for i in 0..<n {
-                        let u = Self.units(p[i])
-                        h[i] = u
-                        o[i] = y
-                        y &+= Int64(u)
-                    }
-                    o[n] = y
-                }
+                offsets.withUnsafeMutableBufferPointer { Self.fill(heights: h, offsets: $0, from: p) }
             }
         }
+    }
+
+    /// Heights in units and their prefix sums from points, in one pass.
+    @inline(__always)
+    static func fill(
+        heights h: UnsafeMutableBufferPointer<UInt32>, offsets o: UnsafeMutableBufferPointer<Int64>,
+        from p: UnsafeBufferPointer<Double>
+    ) {
+        var y: Int64 = 0
+        for i in 0..<p.count {
+            let u = units(p[i])
+            h[i] = u
+            o[i] = y
+            y &+= Int64(u)
+        }
+        o[p.count] = y
     }
 
     /// Removes one row.
