@@ -145,9 +145,7 @@ struct GeometrySuite {
         peerBefore: MemoryStatistics, peerAfter: MemoryStatistics
     ) -> MemoryResult {
         let delta = after.allocated - before.allocated
-        // The text-reference column: 4 bytes per row slot of every page, used or not
-        // (`StoreMemory.textReferences`; with 20-byte slots this was pages / 20 * 4, and
-        // pages are 19 bytes a slot now, so the store reports it exactly).
+        // The text-reference column: 4 bytes per row slot of every page, used or not.
         let textReferences = store.textReferences
         // bytes_per_row: the fixed per-row columns (id, height, kind, flags) plus the
         // summary tree: everything but the id index, text (arena and references) and the

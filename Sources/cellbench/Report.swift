@@ -69,9 +69,9 @@ struct MemoryResult {
         store (pages, tree, id index, scratch page). \
         bytes_per_row = (allocated_bytes - store.memory.idIndex - textArena - scratch - \
         text_reference_bytes) / rows, where text_reference_bytes = store.memory.textReferences, \
-        the text-reference column's 4 bytes per row slot of the pages (pages / 20 * 4 while a \
-        slot was 20 bytes; a slot is id 8, height 3, kind 2, flags 2, text reference 4 = 19 \
-        bytes now): the fixed per-row columns (id, height, kind, flags) plus the summary tree. \
+        the text-reference column's 4 bytes per row slot of the pages (a slot is id 8, height \
+        3, kind 2, flags 2, text reference 4 = 19 bytes): the fixed per-row columns (id, \
+        height, kind, flags) plus the summary tree. \
         resident_bytes = growth of stats.resident over the same span (includes pages of freed \
         temporaries jemalloc has not yet returned). peer_bytes_per_row = stats.allocated growth \
         across building the flat prefix array / rows (offset 8 + id 8 + height 4 + kind 2).
