@@ -27,6 +27,14 @@ public enum TesseraError: Error, Equatable, Sendable, CustomStringConvertible {
     case invalidTextOffsets(row: Int, slot: Int)
     /// A text slot that is not valid UTF-8; `byteOffset` is where decoding failed.
     case invalidUTF8(row: Int, slot: Int, byteOffset: Int)
+    /// Text handed to the text engine that is not valid UTF-8; `byteOffset` is where
+    /// decoding failed.
+    case invalidUTF8Text(byteOffset: Int)
+    /// Font data that is not a usable OpenType/TrueType font: the reason names the table
+    /// and what is wrong with it.
+    case malformedFont(String)
+    /// A font file that could not be read (`errno` from the system).
+    case unreadableFont(path: String, errno: Int32)
     /// Flag bits a host may not set or clear (see `RowFlags.hostSettable`).
     case invalidFlags(UInt16)
     /// More rows or text than the store's fixed-width references can address.
@@ -46,6 +54,9 @@ public enum TesseraError: Error, Equatable, Sendable, CustomStringConvertible {
         case .columnLengthMismatch(let c, let e, let a): "column \(c) has \(a) entries, \(e) expected"
         case .invalidTextOffsets(let r, let s): "text offsets of row \(r) slot \(s) are decreasing or past the text buffer"
         case .invalidUTF8(let r, let s, let o): "row \(r) slot \(s) is not valid UTF-8 at byte \(o)"
+        case .invalidUTF8Text(let o): "text is not valid UTF-8 at byte \(o)"
+        case .malformedFont(let reason): "malformed font: \(reason)"
+        case .unreadableFont(let path, let e): "cannot read font \(path) (errno \(e))"
         case .invalidFlags(let bits): "flags 0x\(String(bits, radix: 16)) are not host-settable"
         case .capacityExceeded(let what): "capacity exceeded: \(what)"
         }
