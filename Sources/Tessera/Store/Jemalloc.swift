@@ -47,6 +47,20 @@ public struct MemoryStatistics: Sendable, Equatable {
         return MemoryStatistics(allocated: read("stats.allocated"), resident: read("stats.resident"))
     }
 
+    /// Bytes the calling thread has allocated minus the bytes it has freed since it
+    /// started (jemalloc's `thread.allocated` - `thread.deallocated`): other threads'
+    /// work does not move it, so the difference across a stretch of code is what that
+    /// code kept.
+    public static func threadBalance() -> Int {
+        read64("thread.allocated") &- read64("thread.deallocated")
+    }
+
+    private static func read64(_ name: String) -> Int {
+        var value: UInt64 = 0
+        var size = MemoryLayout<UInt64>.size
+        return mallctl(name, &value, &size, nil, 0) == 0 ? Int(truncatingIfNeeded: value) : 0
+    }
+
     private static func read(_ name: String) -> Int {
         var value = 0
         var size = MemoryLayout<Int>.size
