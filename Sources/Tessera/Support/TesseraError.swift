@@ -39,6 +39,18 @@ public enum TesseraError: Error, Equatable, Sendable, CustomStringConvertible {
     case invalidFlags(UInt16)
     /// More rows or text than the store's fixed-width references can address.
     case capacityExceeded(String)
+    /// A layout width that is NaN, infinite, zero or negative (points).
+    case invalidTextWidth(Double)
+    /// A maximum line count below zero (0 means unlimited).
+    case invalidMaxLines(Int)
+    /// A text style with no fonts.
+    case emptyFontChain
+    /// A font size that is NaN, infinite, zero or negative (points).
+    case invalidFontSize(Double)
+    /// An explicit line height that is NaN, infinite, zero or negative (points).
+    case invalidLineHeight(Double)
+    /// A letter spacing that is NaN or infinite (points; negative values are allowed).
+    case invalidLetterSpacing(Double)
 
     public var description: String {
         switch self {
@@ -59,6 +71,12 @@ public enum TesseraError: Error, Equatable, Sendable, CustomStringConvertible {
         case .unreadableFont(let path, let e): "cannot read font \(path) (errno \(e))"
         case .invalidFlags(let bits): "flags 0x\(String(bits, radix: 16)) are not host-settable"
         case .capacityExceeded(let what): "capacity exceeded: \(what)"
+        case .invalidTextWidth(let w): "invalid text width \(w) pt (must be finite and > 0)"
+        case .invalidMaxLines(let n): "invalid maximum line count \(n) (must be >= 0; 0 means unlimited)"
+        case .emptyFontChain: "a text style needs at least one font"
+        case .invalidFontSize(let s): "invalid font size \(s) pt (must be finite and > 0)"
+        case .invalidLineHeight(let h): "invalid line height \(h) pt (must be finite and > 0)"
+        case .invalidLetterSpacing(let l): "invalid letter spacing \(l) pt (must be finite)"
         }
     }
 }

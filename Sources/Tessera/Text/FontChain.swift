@@ -1,0 +1,139 @@
+import Synchronization
+
+/// Process-wide counter for the identities of font chains and text styles. Identities are
+/// never reused, so a cache key that names one can never be confused with a later object
+/// allocated at the same address.
+let textIdentityCounter = Atomic<UInt64>(1)
+
+@inline(__always)
+func nextTextIdentity() -> UInt64 {
+    textIdentityCounter.wrappingAdd(1, ordering: .relaxed).oldValue
+}
+
+/// A primary font and its fallbacks, in order.
+///
+/// **Fallback rule** (Minikin's, simplified): each code point is measured with the first
+/// face of the chain that maps it; a code point no face maps is measured with the primary
+/// face (its `.notdef` glyph). Within an extended grapheme cluster, the code points after
+/// the first stay in the face chosen for the first one when that face maps them (so a base
+/// letter and its combining marks, or an emoji ZWJ sequence, stay together); otherwise that
+/// code point alone falls back by the rule above. Default-ignorable code points (ZWJ,
+/// variation selectors, ...) never start a new run: they stay in the current face. A text
+/// is itemized into maximal runs of one face; runs are measured independently, so there is
+/// no kerning across a face change.
+public final class FontChain: Sendable {
+    /// The faces, primary first. Never empty.
+    public let fonts: [Font]
+    /// A process-unique identity (never reused).
+    public let identity: UInt64
+
+    /// - Throws: `TesseraError.emptyFontChain` when `fonts` is empty.
+    public init(_ fonts: [Font]) throws(TesseraError) {
+        guard !fonts.isEmpty else { throw .emptyFontChain }
+        self.fonts = fonts
+        self.identity = nextTextIdentity()
+    }
+
+    /// The index of the first face that maps `scalar`, or 0 (the primary face) when none does.
+    public func faceIndex(for scalar: Unicode.Scalar) -> Int {
+        faceIndex(forValue: scalar.value)
+    }
+
+    @inline(__always)
+    func faceIndex(forValue v: UInt32) -> Int {
+        for (i, font) in fonts.enumerated() where font.characterMap.glyph(v) != 0 { return i }
+        return 0
+    }
+
+    /// The runs of one face in `text`: `(range of UTF-8 byte offsets, face index)`, in order,
+    /// by the fallback rule above.
+    public func runs(in text: String) -> [(range: Range<Int>, face: Int)] {
+        var bytes = Array(text.utf8)
+        return bytes.withUnsafeMutableBytes { buffer in
+            var result: [(range: Range<Int>, face: Int)] = []
+            itemize(UnsafeRawBufferPointer(buffer)) { range, face in result.append((range, face)) }
+            return result
+        }
+    }
+
+    /// Calls `body` with each run of one face in valid UTF-8 `utf8` (which must start at a
+    /// grapheme cluster boundary), and returns the number of grapheme clusters.
+    @discardableResult
+    func itemize(_ utf8: UnsafeRawBufferPointer, _ body: (Range<Int>, Int) -> Void) -> Int {
+        let n = utf8.count
+        guard n > 0, let base = utf8.baseAddress else { return 0 }
+        let p = base.assumingMemoryBound(to: UInt8.self)
+        var clusters = GraphemeBreakIterator(validUTF8: utf8)
+        var clusterEnd = 0
+        var clusterCount = 0
+        var clusterFace = 0
+        var runFace = -1
+        var runStart = 0
+        var i = 0
+        while i < n {
+            let (v, length) = decodeValidUTF8(p, at: i)
+            let face: Int
+            let ignorable = isDefaultIgnorable(v)
+            if i >= clusterEnd {
+                // First scalar of a cluster.
+                clusterEnd = clusters.next() ?? n
+                clusterCount += 1
+                if ignorable && runFace >= 0 {
+                    face = runFace
+                } else {
+                    face = faceIndex(forValue: v)
+                }
+                clusterFace = face
+            } else if ignorable || fonts[clusterFace].characterMap.glyph(v) != 0 {
+                face = clusterFace
+            } else {
+                face = faceIndex(forValue: v)
+            }
+            if face != runFace {
+                if runFace >= 0 { body(runStart..<i, runFace) }
+                runFace = face
+                runStart = i
+            }
+            i += length
+        }
+        body(runStart..<n, runFace)
+        return clusterCount
+    }
+}
+
+/// Default_Ignorable_Code_Point, as `Font.unscaledWidth` skips it.
+@inline(__always)
+func isDefaultIgnorable(_ v: UInt32) -> Bool {
+    v >= 0xAD && Unicode.Scalar(v).unsafelyUnwrapped.properties.isDefaultIgnorableCodePoint
+}
+
+extension Font {
+    /// `unscaledWidth(of:)` over valid UTF-8, with exactly the same rules (advances, marks,
+    /// default ignorables, pair kerning), without creating a String.
+    func unscaledWidth(validUTF8 utf8: UnsafeRawBufferPointer) -> Int {
+        let n = utf8.count
+        guard n > 0, let base = utf8.baseAddress else { return 0 }
+        let p = base.assumingMemoryBound(to: UInt8.self)
+        var total = 0
+        var previous: UInt16? = nil
+        let hasGDEF = glyphClasses != nil
+        var i = 0
+        while i < n {
+            let (v, length) = decodeValidUTF8(p, at: i)
+            i += length
+            if isDefaultIgnorable(v) { continue }
+            let g = characterMap.glyph(v)
+            let isMark: Bool
+            if hasGDEF {
+                isMark = glyphClasses.unsafelyUnwrapped.value(g) == 3
+            } else {
+                isMark = v >= 0x300 && Unicode.Scalar(v).unsafelyUnwrapped.properties.generalCategory == .nonspacingMark
+            }
+            if isMark { continue }
+            total += Int(advances[Int(g)])
+            if let q = previous { total += pairKerning.value(q, g) }
+            previous = g
+        }
+        return total
+    }
+}

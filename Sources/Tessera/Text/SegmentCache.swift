@@ -1,0 +1,262 @@
+/// Statistics of one bounded cache.
+public struct CacheStatistics: Sendable, Equatable, CustomStringConvertible {
+    public var hits = 0
+    public var misses = 0
+    /// Entries removed to make room.
+    public var evictions = 0
+    /// Entries now held.
+    public var entries = 0
+    /// Bytes now held by entries (as the cache accounts them); never above `budget`.
+    public var bytes = 0
+    /// The configured byte budget (0 disables the cache).
+    public var budget = 0
+    /// Lookups that could not be cached at all (segment cache: segments longer than its key
+    /// capacity; others: a single entry larger than the budget).
+    public var bypasses = 0
+
+    public init() {}
+
+    public var description: String {
+        "hits \(hits), misses \(misses), evictions \(evictions), entries \(entries), bytes \(bytes)/\(budget), bypasses \(bypasses)"
+    }
+}
+
+/// Hashes `n` bytes at `p` with `seed`, eight bytes at a time (a multiply-xorshift mix and
+/// the splitmix64 finaliser). Not cryptographic; keys are always compared in full where
+/// noted, or combined into 128 bits.
+@inline(__always)
+func hashTextBytes(_ p: UnsafeRawPointer, _ n: Int, seed: UInt64, multiplier: UInt64) -> UInt64 {
+    var h = seed ^ (UInt64(truncatingIfNeeded: n) &* 0x9E37_79B9_7F4A_7C15)
+    var i = 0
+    while i + 8 <= n {
+        h = (h ^ p.loadUnaligned(fromByteOffset: i, as: UInt64.self)) &* multiplier
+        h ^= h >> 29
+        i += 8
+    }
+    if i < n {
+        var v: UInt64 = 0
+        var shift: UInt64 = 0
+        while i < n {
+            v |= UInt64(p.load(fromByteOffset: i, as: UInt8.self)) << shift
+            shift += 8
+            i += 1
+        }
+        h = (h ^ v) &* multiplier
+        h ^= h >> 29
+    }
+    return SegmentCache.mix(h)
+}
+
+/// A segment's measurement, independent of the layout width.
+struct SegmentMeasure {
+    /// Width in points without trailing whitespace (letter spacing included).
+    var width: Double
+    /// Width of the trailing spaces (line terminators count 0), letter spacing included.
+    var whitespaceWidth: Double
+    /// Bytes before the trailing whitespace and line terminators.
+    var contentLength: Int
+}
+
+/// (style identity, segment bytes) → `SegmentMeasure`.
+///
+/// Storage: one arena of fixed 96-byte slots, each a 40-byte header (hash, style identity,
+/// width, whitespace width, length, content length, reference bit) followed by up to
+/// `keyCapacity` (56) key bytes, plus an open-addressing index of 32-bit slot numbers
+/// (linear probing, at most half full, backward-shift deletion). Segments longer than
+/// `keyCapacity` bytes are measured every time and not stored (counted as bypasses), as
+/// Minikin's layout cache skips long runs. Eviction is CLOCK over the slots: a hit sets the
+/// slot's reference bit; the hand clears set bits and evicts the first slot whose bit is
+/// clear. `budget` bounds arena + index; the arena is allocated on first insert.
+///
+/// A lookup hashes the bytes, probes the index and compares hash, style, length and bytes
+/// (`memcmp`): no allocation and no String on the hit path.
+struct SegmentCache {
+    static let slotStride = 96
+    static let headerSize = 40
+    static let keyCapacity = slotStride - headerSize
+
+    let budget: Int
+    let slotCount: Int
+    let indexCount: Int
+    private var arena: UnsafeMutableRawPointer? = nil
+    private var index: UnsafeMutablePointer<UInt32>? = nil
+    private var filled = 0
+    private var hand = 0
+    var statistics = CacheStatistics()
+
+    init(budget: Int) {
+        self.budget = max(0, budget)
+        // Largest slot count whose arena plus index (power of two >= 2 × slots) fits.
+        var slots = self.budget / (Self.slotStride + 8)
+        var indexSize = 1
+        while slots > 0 {
+            indexSize = 1
+            while indexSize < 2 * slots { indexSize <<= 1 }
+            if slots * Self.slotStride + indexSize * 4 <= self.budget { break }
+            slots -= max(1, slots / 16)
+        }
+        slotCount = max(0, slots)
+        indexCount = slotCount > 0 ? indexSize : 0
+        statistics.budget = self.budget
+    }
+
+    var isEnabled: Bool { slotCount > 0 }
+
+    /// Frees the storage (the owner's deinit calls this).
+    mutating func deallocate() {
+        arena?.deallocate()
+        index?.deallocate()
+        arena = nil
+        index = nil
+        filled = 0
+        hand = 0
+        statistics.entries = 0
+        statistics.bytes = 0
+    }
+
+    @inline(__always)
+    static func mix(_ value: UInt64) -> UInt64 {
+        var z = value
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+
+    @inline(__always)
+    static func hash(_ p: UnsafeRawPointer, _ n: Int, style: UInt64) -> UInt64 {
+        hashTextBytes(p, n, seed: style &* 0xD6E8_FEB8_6659_FD93, multiplier: 0xBF58_476D_1CE4_E5B9)
+    }
+
+    @inline(__always)
+    private func slot(_ s: Int) -> UnsafeMutableRawPointer {
+        arena.unsafelyUnwrapped + s * Self.slotStride
+    }
+
+    // Header layout: 0 hash, 8 style, 16 width, 24 whitespace width, 32 length (UInt16),
+    // 34 content length (UInt16), 36 reference bit (UInt8).
+
+    /// The cached measure of `n` bytes at `p` in style `style` with hash `h`, or nil.
+    mutating func lookup(_ p: UnsafeRawPointer, _ n: Int, style: UInt64, hash h: UInt64) -> SegmentMeasure? {
+        guard let index else {
+            statistics.misses += 1
+            return nil
+        }
+        let mask = indexCount - 1
+        var i = Int(truncatingIfNeeded: h) & mask
+        while true {
+            let entry = index[i]
+            if entry == 0 { break }
+            let s = slot(Int(entry - 1))
+            if s.load(as: UInt64.self) == h, s.load(fromByteOffset: 8, as: UInt64.self) == style,
+               Int(s.load(fromByteOffset: 32, as: UInt16.self)) == n,
+               memcmpBytes(s + Self.headerSize, p, n) {
+                s.storeBytes(of: 1, toByteOffset: 36, as: UInt8.self)
+                statistics.hits += 1
+                return SegmentMeasure(
+                    width: s.load(fromByteOffset: 16, as: Double.self),
+                    whitespaceWidth: s.load(fromByteOffset: 24, as: Double.self),
+                    contentLength: Int(s.load(fromByteOffset: 34, as: UInt16.self)))
+            }
+            i = (i + 1) & mask
+        }
+        statistics.misses += 1
+        return nil
+    }
+
+    /// Stores a measure after a missed lookup (`n <= keyCapacity`).
+    mutating func insert(_ p: UnsafeRawPointer, _ n: Int, style: UInt64, hash h: UInt64, _ m: SegmentMeasure) {
+        guard slotCount > 0, n <= Self.keyCapacity else { return }
+        if arena == nil {
+            arena = .allocate(byteCount: slotCount * Self.slotStride, alignment: 64)
+            let idx = UnsafeMutablePointer<UInt32>.allocate(capacity: indexCount)
+            idx.initialize(repeating: 0, count: indexCount)
+            index = idx
+        }
+        let target: Int
+        if filled < slotCount {
+            target = filled
+            filled += 1
+            statistics.entries += 1
+            statistics.bytes += Self.slotStride
+        } else {
+            // CLOCK: second chance for referenced slots.
+            while slot(hand).load(fromByteOffset: 36, as: UInt8.self) != 0 {
+                slot(hand).storeBytes(of: 0, toByteOffset: 36, as: UInt8.self)
+                hand = hand + 1 == slotCount ? 0 : hand + 1
+            }
+            target = hand
+            hand = hand + 1 == slotCount ? 0 : hand + 1
+            removeFromIndex(target)
+            statistics.evictions += 1
+        }
+        let s = slot(target)
+        s.storeBytes(of: h, as: UInt64.self)
+        s.storeBytes(of: style, toByteOffset: 8, as: UInt64.self)
+        s.storeBytes(of: m.width, toByteOffset: 16, as: Double.self)
+        s.storeBytes(of: m.whitespaceWidth, toByteOffset: 24, as: Double.self)
+        s.storeBytes(of: UInt16(n), toByteOffset: 32, as: UInt16.self)
+        s.storeBytes(of: UInt16(m.contentLength), toByteOffset: 34, as: UInt16.self)
+        s.storeBytes(of: 0, toByteOffset: 36, as: UInt8.self)
+        (s + Self.headerSize).copyMemory(from: p, byteCount: n)
+        let mask = indexCount - 1
+        var i = Int(truncatingIfNeeded: h) & mask
+        let idx = index.unsafelyUnwrapped
+        while idx[i] != 0 { i = (i + 1) & mask }
+        idx[i] = UInt32(target + 1)
+    }
+
+    private mutating func removeFromIndex(_ target: Int) {
+        let idx = index.unsafelyUnwrapped
+        let mask = indexCount - 1
+        var i = Int(truncatingIfNeeded: slot(target).load(as: UInt64.self)) & mask
+        while idx[i] != UInt32(target + 1) { i = (i + 1) & mask }
+        idx[i] = 0
+        var j = i
+        while true {
+            j = (j + 1) & mask
+            let e = idx[j]
+            if e == 0 { return }
+            let home = Int(truncatingIfNeeded: slot(Int(e - 1)).load(as: UInt64.self)) & mask
+            let move = i <= j ? (home <= i || home > j) : (home <= i && home > j)
+            if move {
+                idx[i] = e
+                idx[j] = 0
+                i = j
+            }
+        }
+    }
+
+    /// Recomputes entry counts and checks that every stored slot is found by its key.
+    func _checkInvariants() {
+        #if TESSERA_INVARIANTS
+        precondition(statistics.bytes <= budget)
+        precondition(statistics.entries == filled)
+        guard let index else { return }
+        var indexed = 0
+        for i in 0..<indexCount where index[i] != 0 { indexed += 1 }
+        precondition(indexed == filled, "segment cache index holds \(indexed) of \(filled) slots")
+        let mask = indexCount - 1
+        for t in 0..<filled {
+            var i = Int(truncatingIfNeeded: slot(t).load(as: UInt64.self)) & mask
+            while index[i] != UInt32(t + 1) {
+                precondition(index[i] != 0, "segment cache slot \(t) unreachable from its hash")
+                i = (i + 1) & mask
+            }
+        }
+        #endif
+    }
+}
+
+@inline(__always)
+func memcmpBytes(_ a: UnsafeRawPointer, _ b: UnsafeRawPointer, _ n: Int) -> Bool {
+    var i = 0
+    while i + 8 <= n {
+        if a.loadUnaligned(fromByteOffset: i, as: UInt64.self) != b.loadUnaligned(fromByteOffset: i, as: UInt64.self) { return false }
+        i += 8
+    }
+    while i < n {
+        if a.load(fromByteOffset: i, as: UInt8.self) != b.load(fromByteOffset: i, as: UInt8.self) { return false }
+        i += 1
+    }
+    return true
+}

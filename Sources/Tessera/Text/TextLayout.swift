@@ -1,0 +1,218 @@
+import Dispatch
+
+/// Lays out text into lines and measures it, in front of three caches.
+///
+/// **Rules.** Lines break at UAX #14 opportunities that are also grapheme cluster boundaries
+/// (an opportunity inside a cluster, e.g. before a combining mark after a space, is
+/// ignored); mandatory breaks always end a line. Lines are filled greedily. A segment (a
+/// word and its trailing spaces) wider than the line is broken at grapheme cluster
+/// boundaries (emergency break); a cluster is never split, and every line holds at least one
+/// cluster even when that cluster is wider than the width. Trailing spaces (U+0020, U+1680,
+/// U+2000–U+2006, U+2008–U+200A, U+205F, U+3000) and line terminators (LF, VT, FF, CR, NEL,
+/// LS, PS) do not count toward a line's width. A line fits when its width is at most
+/// `width + widthTolerance` (1/64 pt, the store's unit), which absorbs rounding. Empty text
+/// is one empty line, and text ending in a line terminator has an empty last line after it,
+/// as Android's StaticLayout. With `maxLines > 0` and more lines needed, the result keeps
+/// `maxLines` lines and is truncated: the last line is shortened at grapheme cluster
+/// boundaries (from its end) until its visible text plus "…" (U+2026, measured in the
+/// style) fits; its range is then the visible range. Unlike Android's ellipsizing, the
+/// last line is not refilled with the text that follows it. When not even one cluster fits
+/// beside the ellipsis, the line shows the ellipsis alone.
+///
+/// **Widths.** A segment is itemized into runs of one face (`FontChain`), each measured by
+/// the shaper; letter spacing is added per grapheme cluster. A line's width is the sum of
+/// its segments' widths and the inner segments' trailing-space widths (no kerning across
+/// segment boundaries, see `TextShaper`); pieces of an emergency-broken segment are sums of
+/// their clusters' widths.
+///
+/// **Caches** (each bounded in bytes, CLOCK eviction, with statistics; a budget of 0
+/// disables one):
+/// - segment cache (default 32 MiB): (style identity, segment bytes) → width, trailing
+///   whitespace width, content length. Grapheme clusters measured for emergency breaks and
+///   the ellipsis go through it too. See `SegmentCache`.
+/// - prepared-text cache (default 16 MiB): (text hash128 + length, style identity) → the
+///   segment list (end, content end, width, whitespace width, mandatory flag). A new width
+///   or line limit for a prepared text is arithmetic over that list, without the segment
+///   cache or the bytes (except for segments wider than the line and an ellipsized line).
+/// - line-break cache (default 8 MiB): (text hash128 + length, style identity, width,
+///   max lines) → lines (ranges, widths) and the truncation flag.
+///
+/// One thread at a time. Errors (invalid UTF-8, width, line limit) are thrown before any
+/// cache is touched, so a failed call leaves caches and statistics as they were.
+public final class TextLayoutEngine {
+    /// Byte budgets of the caches.
+    public struct Configuration: Sendable, Equatable {
+        public var segmentCacheBytes: Int
+        public var preparedTextCacheBytes: Int
+        public var lineBreakCacheBytes: Int
+
+        public init(segmentCacheBytes: Int = 32 << 20, preparedTextCacheBytes: Int = 16 << 20, lineBreakCacheBytes: Int = 8 << 20) {
+            self.segmentCacheBytes = segmentCacheBytes
+            self.preparedTextCacheBytes = preparedTextCacheBytes
+            self.lineBreakCacheBytes = lineBreakCacheBytes
+        }
+
+        /// All caches off (every call measures from scratch).
+        public static let uncached = Configuration(segmentCacheBytes: 0, preparedTextCacheBytes: 0, lineBreakCacheBytes: 0)
+    }
+
+    /// The tolerance of width comparisons: a line fits when its width ≤ width + 1/64 pt.
+    public static let widthTolerance = 1.0 / 64
+
+    /// The ellipsis appended to a truncated last line.
+    public static let ellipsis = "\u{2026}"
+
+    public let shaper: any TextShaper
+    public let configuration: Configuration
+
+    var segmentCache: SegmentCache
+    var preparedCache: ClockCache<TextKey, PreparedText>
+    var lineCache: ClockCache<LineKey, LineResult>
+    /// Engines for the other threads of the parallel bulk form (created on first use).
+    private var helpers: [TextLayoutEngine] = []
+
+    public init(shaper: any TextShaper = FontShaper(), configuration: Configuration = Configuration()) {
+        self.shaper = shaper
+        self.configuration = configuration
+        segmentCache = SegmentCache(budget: configuration.segmentCacheBytes)
+        preparedCache = ClockCache(budget: configuration.preparedTextCacheBytes)
+        lineCache = ClockCache(budget: configuration.lineBreakCacheBytes)
+    }
+
+    deinit { segmentCache.deallocate() }
+
+    /// Hit, miss, eviction and byte counts of this engine's caches (helper engines of the
+    /// parallel bulk form not included).
+    public var statistics: TextLayoutStatistics {
+        TextLayoutStatistics(segments: segmentCache.statistics, preparedTexts: preparedCache.statistics, lineBreaks: lineCache.statistics)
+    }
+
+    /// Empties every cache (statistics counters other than entries and bytes are kept).
+    public func removeAllCachedResults() {
+        segmentCache.deallocate()
+        preparedCache.removeAll()
+        lineCache.removeAll()
+        helpers.forEach { $0.removeAllCachedResults() }
+    }
+
+    /// Checks the caches' internal consistency (debug builds with TESSERA_INVARIANTS).
+    public func _checkInvariants() {
+        segmentCache._checkInvariants()
+        preparedCache._checkInvariants()
+        lineCache._checkInvariants()
+    }
+
+    // MARK: - Measuring
+
+    /// Lays out `text` in `style` at `width` points with at most `maxLines` lines (0: no
+    /// limit). Lines are returned when `includeLines` is true (ranges are offsets into
+    /// `text.utf8`).
+    /// - Throws: `invalidTextWidth` (NaN, infinite, ≤ 0), `invalidMaxLines` (< 0).
+    public func measure(_ text: String, style: TextStyle, width: Double, maxLines: Int = 0, includeLines: Bool = false) throws(TesseraError) -> TextMeasurement {
+        var text = text
+        let result = text.withUTF8 { buffer -> Result<TextMeasurement, TesseraError> in
+            do throws(TesseraError) {
+                return .success(try measure(utf8: UnsafeRawBufferPointer(buffer), style: style, width: width, maxLines: maxLines, includeLines: includeLines))
+            } catch { return .failure(error) }
+        }
+        return try result.get()
+    }
+
+    /// Lays out the UTF-8 text in `utf8` (see `measure(_:style:width:maxLines:includeLines:)`).
+    /// - Throws: also `invalidUTF8Text(byteOffset:)`.
+    public func measure(utf8: UnsafeRawBufferPointer, style: TextStyle, width: Double, maxLines: Int = 0, includeLines: Bool = false) throws(TesseraError) -> TextMeasurement {
+        try Self.validate(width: width, maxLines: maxLines)
+        try validateUTF8Text(utf8)
+        guard utf8.count <= Int(UInt32.max) else { throw .capacityExceeded("text of \(utf8.count) bytes (limit \(UInt32.max))") }
+        let result = layout(validUTF8: utf8, style: style, width: width, maxLines: maxLines)
+        return TextMeasurement(metrics: metrics(result, style), lines: includeLines ? Array(result.lines) : [])
+    }
+
+    /// Measures many texts: text `i` is `utf8[offsets[i]..<offsets[i + 1]]`, so `offsets`
+    /// holds `count + 1` non-decreasing offsets (as `RowText` with one slot per row), and
+    /// its metrics go to `results[i]`. All texts are validated before any is measured.
+    ///
+    /// With `threads > 1` the texts are split into `threads` contiguous parts measured at the
+    /// same time, the first by this engine and each other part by a helper engine this
+    /// engine owns (same shaper and configuration, its own caches, kept for later calls),
+    /// so no cache is shared between threads. The shaper must then be thread-safe
+    /// (`FontShaper` is). `statistics` reports this engine's caches only.
+    /// - Throws: `bufferTooSmall` when `results` holds fewer than `offsets.count - 1`
+    ///   entries, `invalidTextOffsets(row:slot: 0)`, `invalidUTF8(row:slot: 0, byteOffset:)`,
+    ///   `invalidTextWidth`, `invalidMaxLines`.
+    public func measure(texts utf8: UnsafeRawBufferPointer, offsets: UnsafeBufferPointer<Int>, style: TextStyle, width: Double, maxLines: Int = 0, into results: UnsafeMutableBufferPointer<TextMetrics>, threads: Int = 1) throws(TesseraError) {
+        try Self.validate(width: width, maxLines: maxLines)
+        let count = max(0, offsets.count - 1)
+        guard results.count >= count else { throw .bufferTooSmall(needed: count, capacity: results.count) }
+        guard count > 0 else { return }
+        for i in 0..<count {
+            let lo = offsets[i], hi = offsets[i + 1]
+            guard lo >= 0, lo <= hi, hi <= utf8.count, hi - lo <= Int(UInt32.max) else { throw .invalidTextOffsets(row: i, slot: 0) }
+            if let bad = firstInvalidUTF8Byte(UnsafeRawBufferPointer(rebasing: utf8[lo..<hi])) {
+                throw .invalidUTF8(row: i, slot: 0, byteOffset: bad)
+            }
+        }
+        let parts = max(1, min(threads, count))
+        if parts == 1 {
+            measureValidated(utf8, offsets, 0..<count, style, width, maxLines, results)
+            return
+        }
+        while helpers.count < parts - 1 { helpers.append(TextLayoutEngine(shaper: shaper, configuration: configuration)) }
+        let engines = UncheckedSendable(value: [self] + helpers.prefix(parts - 1))
+        let input = UncheckedSendable(value: (utf8, offsets, results))
+        DispatchQueue.concurrentPerform(iterations: parts) { part in
+            let lo = count * part / parts, hi = count * (part + 1) / parts
+            let (u, o, r) = input.value
+            engines.value[part].measureValidated(u, o, lo..<hi, style, width, maxLines, r)
+        }
+    }
+
+    /// Measures a `RowText` batch slot by slot (`results[i]` for slot `i` in row-major order).
+    public func measure(_ text: RowText, style: TextStyle, width: Double, maxLines: Int = 0, into results: UnsafeMutableBufferPointer<TextMetrics>, threads: Int = 1) throws(TesseraError) {
+        let r = text.utf8.withUnsafeBytes { bytes in
+            text.offsets.withUnsafeBufferPointer { offsets -> Result<Void, TesseraError> in
+                do throws(TesseraError) {
+                    return .success(try measure(texts: bytes, offsets: offsets, style: style, width: width, maxLines: maxLines, into: results, threads: threads))
+                } catch { return .failure(error) }
+            }
+        }
+        try r.get()
+    }
+
+    private func measureValidated(_ utf8: UnsafeRawBufferPointer, _ offsets: UnsafeBufferPointer<Int>, _ range: Range<Int>, _ style: TextStyle, _ width: Double, _ maxLines: Int, _ results: UnsafeMutableBufferPointer<TextMetrics>) {
+        for i in range {
+            let text = UnsafeRawBufferPointer(rebasing: utf8[offsets[i]..<offsets[i + 1]])
+            results[i] = metrics(layout(validUTF8: text, style: style, width: width, maxLines: maxLines), style)
+        }
+    }
+
+    static func validate(width: Double, maxLines: Int) throws(TesseraError) {
+        guard width.isFinite, width > 0 else { throw .invalidTextWidth(width) }
+        guard maxLines >= 0 else { throw .invalidMaxLines(maxLines) }
+    }
+
+    private func metrics(_ r: LineResult, _ style: TextStyle) -> TextMetrics {
+        TextMetrics(lineCount: r.lines.count, height: Double(r.lines.count) * style.lineHeight, width: r.widest, isTruncated: r.isTruncated)
+    }
+
+    /// The line-break cache, then the prepared-text cache, then preparation.
+    func layout(validUTF8 utf8: UnsafeRawBufferPointer, style: TextStyle, width: Double, maxLines: Int) -> LineResult {
+        let textKey = TextKey(utf8, style: style.identity)
+        let lineKey = LineKey(text: textKey, widthBits: width.bitPattern, maxLines: maxLines)
+        if lineCache.budget > 0, let hit = lineCache.lookup(lineKey) { return hit }
+        let prepared: PreparedText
+        if preparedCache.budget > 0, let hit = preparedCache.lookup(textKey) {
+            prepared = hit
+        } else {
+            prepared = prepare(utf8, style)
+            if preparedCache.budget > 0 { preparedCache.insert(textKey, prepared, cost: prepared.cost) }
+        }
+        let result = breakLines(prepared, utf8, style, width: width, maxLines: maxLines)
+        if lineCache.budget > 0 { lineCache.insert(lineKey, result, cost: result.cost) }
+        return result
+    }
+}
+
+struct UncheckedSendable<T>: @unchecked Sendable {
+    var value: T
+}
