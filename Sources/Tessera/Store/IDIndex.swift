@@ -36,12 +36,8 @@ struct IDIndex: ~Copyable {
 
     @inline(__always)
     func fingerprint(_ id: UInt64) -> UInt64 {
-        // splitmix64's finalizer, keyed per store so crafted ids cannot force collisions.
-        var x = id ^ seed
-        x = (x ^ (x >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        x = (x ^ (x >> 27)) &* 0x94D0_49BB_1331_11EB
-        x ^= x >> 31
-        return x >> 32
+        // Keyed per store so crafted ids cannot force collisions.
+        mix64(id ^ seed) >> 32
     }
 
     @inline(__always)

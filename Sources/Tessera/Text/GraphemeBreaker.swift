@@ -26,10 +26,7 @@ public enum GraphemeBreaking {
 
     /// The UTF-8 byte offsets that end a grapheme cluster of `bytes`, in increasing order.
     public static func boundaries(in bytes: [UInt8]) throws(TesseraError) -> [Int] {
-        let result = bytes.withUnsafeBytes { buffer -> Result<[Int], TesseraError> in
-            do throws(TesseraError) { return .success(try boundaries(in: buffer)) } catch { return .failure(error) }
-        }
-        return try result.get()
+        try bytes.withUnsafeBufferPointer { (buffer) throws(TesseraError) in try boundaries(in: UnsafeRawBufferPointer(buffer)) }
     }
 
     /// The offsets into `text.utf8` that end a grapheme cluster, in increasing order.

@@ -48,10 +48,7 @@ public enum LineBreaking {
 
     /// All line break opportunities in `bytes` (UTF-8), in increasing offset order.
     public static func opportunities(in bytes: [UInt8]) throws(TesseraError) -> [LineBreakOpportunity] {
-        let result = bytes.withUnsafeBytes { buffer -> Result<[LineBreakOpportunity], TesseraError> in
-            do throws(TesseraError) { return .success(try opportunities(in: buffer)) } catch { return .failure(error) }
-        }
-        return try result.get()
+        try bytes.withUnsafeBufferPointer { (buffer) throws(TesseraError) in try opportunities(in: UnsafeRawBufferPointer(buffer)) }
     }
 
     /// All line break opportunities in `text`, as UTF-8 byte offsets into `text.utf8`.

@@ -44,7 +44,7 @@ func hashTextBytes(_ p: UnsafeRawPointer, _ n: Int, seed: UInt64, multiplier: UI
         h = (h ^ v) &* multiplier
         h ^= h >> 29
     }
-    return SegmentCache.mix(h)
+    return mix64(h)
 }
 
 /// A segment's measurement, independent of the layout width.
@@ -112,14 +112,6 @@ struct SegmentCache {
         hand = 0
         statistics.entries = 0
         statistics.bytes = 0
-    }
-
-    @inline(__always)
-    static func mix(_ value: UInt64) -> UInt64 {
-        var z = value
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 
     @inline(__always)
