@@ -1,3 +1,4 @@
+import Foundation
 import ArgumentParser
 import Tessera
 
@@ -8,7 +9,7 @@ struct Cellbench: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "cellbench",
         abstract: "Throughput and memory of Tessera against the approaches it replaces, measured in one run.",
-        subcommands: [Geometry.self, Corpus.self],
+        subcommands: [Geometry.self, Text.self, Corpus.self],
         // `all` becomes the default once there is more than one suite.
         defaultSubcommand: Geometry.self
     )
@@ -55,5 +56,69 @@ struct Geometry: ParsableCommand {
             progress: Progress())
         let report = try suite.run()
         if json { print(report.json()) } else { report.printTable() }
+    }
+}
+
+struct Text: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Text layout: cold, warm and at a new width, against Pango laying out the same strings "
+            + "with the same fonts (the harness in Benchmarks/pango)."
+    )
+
+    @Option(help: "Number of strings.")
+    var strings = 1_000_000
+
+    @Option(help: "Seed of the deterministic corpus.")
+    var seed: UInt64 = 0x7E55_E7A
+
+    @Option(help: "Font size, points.")
+    var size = 15.0
+
+    @Option(help: "Layout width, points.")
+    var width = 300.0
+
+    @Option(help: "The new width of the re-layout, points.")
+    var width2 = 200.0
+
+    @Option(help: "Threads measuring Tessera's texts.")
+    var threads = 1
+
+    @Option(help: "The Pango harness (default: built from Benchmarks/pango into .build-pango).")
+    var pango: String?
+
+    @Flag(help: "Print one JSON object instead of the table.")
+    var json = false
+
+    func validate() throws {
+        guard strings >= 1 else { throw ValidationError("--strings must be at least 1") }
+        guard size > 0, width > 0, width2 > 0 else { throw ValidationError("--size, --width and --width2 must be positive") }
+        guard threads >= 1 else { throw ValidationError("--threads must be at least 1") }
+    }
+
+    func run() throws {
+        let harness = try pango ?? Self.buildHarness()
+        let suite = TextSuite(
+            configuration: .init(strings: strings, seed: seed, size: size, width: width, width2: width2,
+                                 threads: threads, pangoHarness: harness),
+            progress: Progress())
+        let report = try suite.run()
+        if json { print(report.json()) } else { report.printTable() }
+    }
+
+    /// Builds the harness with `Benchmarks/pango/build.sh` (run from the repository root).
+    static func buildHarness() throws -> String {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "Benchmarks/pango/build.sh")
+        process.arguments = [".build-pango"]
+        let output = Pipe()
+        process.standardOutput = output
+        do { try process.run() } catch {
+            throw SuiteFailure("cannot run Benchmarks/pango/build.sh (run cellbench from the repository root, or pass --pango): \(error)")
+        }
+        let path = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            .trimmingCharacters(in: .whitespacesAndNewlines)
+        process.waitUntilExit()
+        guard process.terminationStatus == 0, !path.isEmpty else { throw SuiteFailure("Benchmarks/pango/build.sh failed") }
+        return path
     }
 }

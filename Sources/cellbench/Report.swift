@@ -115,15 +115,7 @@ struct GeometryReport {
                 target.map { value <= $0 ? "yes" : "NO" } ?? "-",
             ])
         }
-        let widths = (0..<table[0].count).map { c in table.map { $0[c].count }.max()! }
-        for (i, line) in table.enumerated() {
-            let cells = line.enumerated().map { c, cell in
-                c >= 3 && c <= 5 ? String(repeating: " ", count: widths[c] - cell.count) + cell
-                    : cell + String(repeating: " ", count: widths[c] - cell.count)
-            }
-            print(cells.joined(separator: "  ").trimmingCharacters(in: .whitespaces))
-            if i == 0 { print(widths.map { String(repeating: "-", count: $0) }.joined(separator: "  ")) }
-        }
+        Report.printTable(table)
         print()
         print("rows: \(rows), seed: \(seed), peer: \(Self.peerName) (the same queries and operations, same run)")
         for note in notes { print("note: \(note)") }
@@ -173,6 +165,20 @@ struct GeometryReport {
 }
 
 enum Report {
+    /// Prints rows of cells in aligned columns, numbers (columns 3 to 5) right-aligned, a
+    /// rule under the header row.
+    static func printTable(_ table: [[String]]) {
+        let widths = (0..<table[0].count).map { c in table.map { $0[c].count }.max()! }
+        for (i, line) in table.enumerated() {
+            let cells = line.enumerated().map { c, cell in
+                c >= 3 && c <= 5 ? String(repeating: " ", count: widths[c] - cell.count) + cell
+                    : cell + String(repeating: " ", count: widths[c] - cell.count)
+            }
+            print(cells.joined(separator: "  ").trimmingCharacters(in: .whitespaces))
+            if i == 0 { print(widths.map { String(repeating: "-", count: $0) }.joined(separator: "  ")) }
+        }
+    }
+
     /// A readable number: 3 significant decimals for small values, fewer for large ones.
     static func number(_ x: Double) -> String {
         let a = abs(x)
