@@ -59,10 +59,13 @@ struct TextSuite {
         progress.end()
 
         var agree = (all: 0, latin: 0, latinTotal: 0)
+        var byGroup = [ScriptGroup: (same: Int, total: Int)]()
         for i in 0..<c.strings {
-            let same = first[i].lineCount == pango.lines[i]
+            let same = first[i].lineCount == pango.lines[i], group = corpus.groups[i]
             if same { agree.all += 1 }
-            if [.latin, .greek, .cyrillic].contains(corpus.groups[i]) {
+            byGroup[group, default: (0, 0)].total += 1
+            if same { byGroup[group, default: (0, 0)].same += 1 }
+            if [.latin, .greek, .cyrillic].contains(group) {
                 agree.latinTotal += 1
                 if same { agree.latin += 1 }
             }
@@ -80,6 +83,9 @@ struct TextSuite {
             configuration: c, results: results,
             agreementAll: 100 * Double(agree.all) / Double(n),
             agreementLatin: agree.latinTotal == 0 ? 100 : 100 * Double(agree.latin) / Double(agree.latinTotal),
+            agreementByGroup: ScriptGroup.allCases.compactMap { g in
+                byGroup[g].map { (g.rawValue, 100 * Double($0.same) / Double($0.total), $0.total) }
+            },
             statistics: statistics, pangoVersion: pango.version)
     }
 }
@@ -142,6 +148,8 @@ struct TextReport {
     var results: [TimedResult]
     var agreementAll: Double
     var agreementLatin: Double
+    /// Per script group: name, percent agreeing, strings.
+    var agreementByGroup: [(group: String, percent: Double, strings: Int)]
     var statistics: TextLayoutStatistics
     var pangoVersion: String
 
@@ -159,6 +167,9 @@ struct TextReport {
         }
         table.append([Self.suite, "agreement_latin", "%", Report.number(agreementLatin), "-", "-", ">= 99.5 %", agreementLatin >= 99.5 ? "yes" : "NO"])
         table.append([Self.suite, "agreement_all", "%", Report.number(agreementAll), "-", "-", "-", "-"])
+        for a in agreementByGroup {
+            table.append([Self.suite, "agreement_group_\(a.group)", "%", Report.number(a.percent), "-", "-", "-", "\(a.strings) strings"])
+        }
         Report.printTable(table)
         let c = configuration
         print()
@@ -182,6 +193,9 @@ struct TextReport {
         }.joined(separator: ", ")
         out += ", {\"name\": \"agreement_latin\", \"unit\": \"%\", \"value\": \(Report.json(agreementLatin)), \"peer\": \(Report.string(peerName)), \"peer_value\": null, \"speedup\": null, \"target\": \">= 99.5\", \"met\": \(agreementLatin >= 99.5)}"
         out += ", {\"name\": \"agreement_all\", \"unit\": \"%\", \"value\": \(Report.json(agreementAll)), \"peer\": \(Report.string(peerName)), \"peer_value\": null, \"speedup\": null}"
+        for a in agreementByGroup {
+            out += ", {\"name\": \"agreement_group_\(a.group)\", \"unit\": \"%\", \"value\": \(Report.json(a.percent)), \"peer\": \(Report.string(peerName)), \"peer_value\": null, \"speedup\": null, \"strings\": \(a.strings)}"
+        }
         let s = statistics
         func cache(_ x: CacheStatistics) -> String {
             "{\"hits\": \(x.hits), \"misses\": \(x.misses), \"evictions\": \(x.evictions), \"entries\": \(x.entries), \"bytes\": \(x.bytes), \"budget\": \(x.budget)}"
