@@ -85,6 +85,9 @@ public final class Font: Sendable {
     /// GDEF glyph classes (class 3 = mark); nil when the font has no GDEF glyph class
     /// definition, in which case marks are recognised by Unicode general category Mn.
     let glyphClasses: GlyphRanges?
+    /// `glyphClasses` class 3 (mark) as one bit per glyph id below `glyphCount` (empty
+    /// without GDEF glyph classes), for the measuring loop.
+    let markGlyphs: [UInt64]
 
     /// Loads face `faceIndex` of the font file at `path` (`.ttf`, `.otf`, or a `.ttc`
     /// collection). Throws `unreadableFont` when the file cannot be read and
@@ -115,6 +118,19 @@ public final class Font: Sendable {
         guard let cmap = try directory.table("cmap") else { throw .malformedFont("cmap: table missing") }
         characterMap = try CharacterMap(cmap, glyphCount: glyphCount)
         glyphClasses = try directory.table("GDEF").flatMap { gdef throws(TesseraError) in try GlyphRanges.glyphClasses(gdef) }
+        var marks: [UInt64] = []
+        if let classes = glyphClasses {
+            marks = [UInt64](repeating: 0, count: (glyphCount + 63) / 64)
+            for i in 0..<classes.rangeCount where classes.values[i] == 3 {
+                let upper = min(Int(classes.ends[i]), glyphCount - 1)
+                var g = Int(classes.starts[i])
+                while g <= upper {
+                    marks[g >> 6] |= 1 << UInt64(g & 63)
+                    g += 1
+                }
+            }
+        }
+        markGlyphs = marks
         if let gpos = try directory.table("GPOS"), let kerning = try PairKerning(gpos: gpos, glyphCount: glyphCount) {
             pairKerning = kerning
             kerningSource = .gpos

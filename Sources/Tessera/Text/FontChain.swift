@@ -104,7 +104,12 @@ public final class FontChain: Sendable {
 /// Default_Ignorable_Code_Point, as `Font.unscaledWidth` skips it.
 @inline(__always)
 func isDefaultIgnorable(_ v: UInt32) -> Bool {
-    v >= 0xAD && Unicode.Scalar(v).unsafelyUnwrapped.properties.isDefaultIgnorableCodePoint
+    // Below U+034F the only default ignorable is U+00AD (soft hyphen), and there is none
+    // from U+0350 to U+061B (Greek, Cyrillic, Armenian, Hebrew, early Arabic): answer those
+    // without the standard library's property lookup.
+    if v < 0x34F { return v == 0xAD }
+    if v > 0x34F && v < 0x61C { return false }
+    return Unicode.Scalar(v).unsafelyUnwrapped.properties.isDefaultIgnorableCodePoint
 }
 
 extension Font {
@@ -125,7 +130,7 @@ extension Font {
             let g = characterMap.glyph(v)
             let isMark: Bool
             if hasGDEF {
-                isMark = glyphClasses.unsafelyUnwrapped.value(g) == 3
+                isMark = markGlyphs[Int(g) >> 6] & (1 << UInt64(g & 63)) != 0
             } else {
                 isMark = v >= 0x300 && Unicode.Scalar(v).unsafelyUnwrapped.properties.generalCategory == .nonspacingMark
             }

@@ -71,6 +71,17 @@ struct GraphemeBreakIterator: IteratorProtocol {
 
     mutating func next() -> Int? {
         guard let p = bytes, !finished else { return nil }
+        // Fast path: after an Other scalar (not in an emoji sequence), a printable ASCII
+        // scalar (Other, not pictographic) starts a new cluster (GB999).
+        if last == .other && emoji == 0 && position > 0 && position < count {
+            let b = p[position]
+            if b >= 0x20 && b < 0x7F {
+                let start = position
+                position += 1
+                oddRegionalIndicators = false
+                return start
+            }
+        }
         while position < count {
             let start = position
             let (scalar, length) = decodeValidUTF8(p, at: start)

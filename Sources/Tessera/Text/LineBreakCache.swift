@@ -82,22 +82,43 @@ final class LineResult {
     var cost: Int { 64 + lines.count * MemoryLayout<TextLine>.stride }
 }
 
+/// A key of a `ClockCache`: equality plus a well-mixed 64-bit hash.
+protocol ClockCacheKey: Equatable {
+    var cacheHash: UInt64 { get }
+}
+
+extension TextKey: ClockCacheKey {
+    @inline(__always) var cacheHash: UInt64 { hash1 ^ (style &* 0x9E37_79B9_7F4A_7C15) }
+}
+
+extension LineKey: ClockCacheKey {
+    @inline(__always) var cacheHash: UInt64 {
+        text.hash1 ^ (text.style &* 0x9E37_79B9_7F4A_7C15) ^ (widthBits &* 0xBF58_476D_1CE4_E5B9) ^ (UInt64(truncatingIfNeeded: maxLines) &* 0x94D0_49BB_1331_11EB)
+    }
+}
+
 /// A bounded map from keys to reference-typed values with CLOCK eviction: each entry costs
 /// its value's byte cost plus `entryOverhead` (key, table slot, bookkeeping); a hit sets the
 /// entry's reference bit; inserting past the budget sweeps the hand, clearing set bits and
 /// evicting entries whose bit is clear. A value larger than the whole budget is not stored.
-struct ClockCache<Key: Hashable, Value: AnyObject> {
+///
+/// The index is an open-addressing table of entry numbers (linear probing, at most half
+/// full, backward-shift deletion) over the keys' own hashes: no `Hasher`, no allocation on
+/// a lookup.
+struct ClockCache<Key: ClockCacheKey, Value: AnyObject> {
     static var entryOverhead: Int { 48 + MemoryLayout<Key>.stride }
 
     private struct Entry {
         var key: Key
         var value: Value
+        var hash: UInt64
         var cost: Int
         var referenced: Bool
     }
 
     let budget: Int
-    private var map: [Key: Int] = [:]
+    /// 0: empty bucket; otherwise an index into `entries` plus one.
+    private var index: [Int32] = []
     private var entries: [Entry?] = []
     private var free: [Int] = []
     private var hand = 0
@@ -108,8 +129,32 @@ struct ClockCache<Key: Hashable, Value: AnyObject> {
         statistics.budget = self.budget
     }
 
+    @inline(__always)
+    private static func home(_ h: UInt64, _ mask: Int) -> Int {
+        Int(truncatingIfNeeded: h ^ (h >> 29)) & mask
+    }
+
+    /// The entry holding `key`, or nil.
+    @inline(__always)
+    private func find(_ key: Key, _ h: UInt64) -> Int? {
+        let count = index.count
+        guard count > 0 else { return nil }
+        return index.withUnsafeBufferPointer { idx -> Int? in
+            entries.withUnsafeBufferPointer { ents -> Int? in
+                let mask = count - 1
+                var i = Self.home(h, mask)
+                while true {
+                    let e = Int(idx[i])
+                    if e == 0 { return nil }
+                    if let entry = ents[e - 1], entry.hash == h, entry.key == key { return e - 1 }
+                    i = (i + 1) & mask
+                }
+            }
+        }
+    }
+
     mutating func lookup(_ key: Key) -> Value? {
-        if let i = map[key] {
+        if let i = find(key, key.cacheHash) {
             entries[i]!.referenced = true
             statistics.hits += 1
             return entries[i].unsafelyUnwrapped.value
@@ -118,17 +163,56 @@ struct ClockCache<Key: Hashable, Value: AnyObject> {
         return nil
     }
 
+    private mutating func removeFromIndex(_ entry: Int, hash h: UInt64) {
+        let mask = index.count - 1
+        index.withUnsafeMutableBufferPointer { idx in
+            var i = Self.home(h, mask)
+            while Int(idx[i]) != entry + 1 { i = (i + 1) & mask }
+            idx[i] = 0
+            var j = i
+            while true {
+                j = (j + 1) & mask
+                let e = Int(idx[j])
+                if e == 0 { return }
+                let home = Self.home(entries[e - 1].unsafelyUnwrapped.hash, mask)
+                let move = i <= j ? (home <= i || home > j) : (home <= i && home > j)
+                if move {
+                    idx[i] = idx[j]
+                    idx[j] = 0
+                    i = j
+                }
+            }
+        }
+    }
+
+    private mutating func addToIndex(_ entry: Int, hash h: UInt64) {
+        let mask = index.count - 1
+        var i = Self.home(h, mask)
+        while index[i] != 0 { i = (i + 1) & mask }
+        index[i] = Int32(entry + 1)
+    }
+
+    private mutating func growIndexIfNeeded() {
+        guard 2 * (statistics.entries + 1) > index.count else { return }
+        let size = max(16, index.count * 2)
+        index = [Int32](repeating: 0, count: size)
+        for (i, e) in entries.enumerated() {
+            if let e { addToIndex(i, hash: e.hash) }
+        }
+    }
+
     mutating func insert(_ key: Key, _ value: Value, cost valueCost: Int) {
         let cost = valueCost + Self.entryOverhead
         guard cost <= budget else {
             statistics.bypasses += 1
             return
         }
-        if let i = map[key] {  // replaced (not expected: inserts follow misses)
+        let h = key.cacheHash
+        if let i = find(key, h) {  // replaced (not expected: inserts follow misses)
             statistics.bytes -= entries[i].unsafelyUnwrapped.cost
+            removeFromIndex(i, hash: h)
             entries[i] = nil
             free.append(i)
-            map[key] = nil
             statistics.entries -= 1
         }
         while statistics.bytes + cost > budget {
@@ -137,7 +221,7 @@ struct ClockCache<Key: Hashable, Value: AnyObject> {
                 if e.referenced {
                     entries[hand]!.referenced = false
                 } else {
-                    map[e.key] = nil
+                    removeFromIndex(hand, hash: e.hash)
                     statistics.bytes -= e.cost
                     statistics.entries -= 1
                     statistics.evictions += 1
@@ -147,7 +231,8 @@ struct ClockCache<Key: Hashable, Value: AnyObject> {
             }
             hand += 1
         }
-        let entry = Entry(key: key, value: value, cost: cost, referenced: false)
+        growIndexIfNeeded()
+        let entry = Entry(key: key, value: value, hash: h, cost: cost, referenced: false)
         let slot: Int
         if let f = free.popLast() {
             entries[f] = entry
@@ -156,13 +241,13 @@ struct ClockCache<Key: Hashable, Value: AnyObject> {
             entries.append(entry)
             slot = entries.count - 1
         }
-        map[key] = slot
+        addToIndex(slot, hash: h)
         statistics.bytes += cost
         statistics.entries += 1
     }
 
     mutating func removeAll() {
-        map.removeAll()
+        index.removeAll()
         entries.removeAll()
         free.removeAll()
         hand = 0
@@ -176,11 +261,11 @@ struct ClockCache<Key: Hashable, Value: AnyObject> {
         var count = 0
         for (i, e) in entries.enumerated() {
             guard let e else { continue }
-            precondition(map[e.key] == i, "clock cache entry \(i) not indexed")
+            precondition(find(e.key, e.hash) == i, "clock cache entry \(i) not indexed")
             bytes += e.cost
             count += 1
         }
-        precondition(count == map.count && count == statistics.entries)
+        precondition(count == index.reduce(0) { $0 + ($1 != 0 ? 1 : 0) } && count == statistics.entries)
         precondition(bytes == statistics.bytes && bytes <= budget)
         #endif
     }

@@ -24,7 +24,8 @@ struct LineBreakProperties {
 
     @inline(__always)
     init(_ byte: UInt8) {
-        lineBreakClass = LineBreakClass(rawValue: byte & 0x3F).unsafelyUnwrapped
+        // The generated table holds only valid classes (0...37) in bits 0-5.
+        lineBreakClass = unsafeBitCast(byte & 0x3F, to: LineBreakClass.self)
         isEastAsianWide = byte & 0x40 != 0
         isUnassignedPictographic = byte & 0x80 != 0
     }

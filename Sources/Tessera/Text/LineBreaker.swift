@@ -174,6 +174,31 @@ struct LineBreakIterator: IteratorProtocol {
         let previousScalar = lastScalar
         lastScalar = scalarClass
 
+        // Fast paths for the common pairs (letters, digits, spaces); each gives the answer
+        // and context the full rule chain below gives.
+        if previousScalar == last {
+            if scalarClass.isIn(Self.alphabetic) && last.isIn(Self.alphabetic) {
+                // LB28 (no earlier rule allows a break between two letters).
+                startUnit(scalarClass, props)
+                return .prohibited
+            }
+            if scalarClass == .NU && last == .NU {
+                // LB25 (NU × NU; no earlier rule allows a break).
+                startUnit(scalarClass, props)
+                return .prohibited
+            }
+            if scalarClass == .SP && !last.isIn(Self.mandatoryAfter) {
+                // LB7 (after LB4–LB6, which need a break class before).
+                startUnit(scalarClass, props)
+                return .prohibited
+            }
+            if last == .SP && beforeSpaces != .OP && (scalarClass.isIn(Self.alphabetic) || scalarClass == .NU) {
+                // LB18 (LB8 allows too; LB11–LB17 prohibit only after OP SP* here).
+                startUnit(scalarClass, props)
+                return .allowed
+            }
+        }
+
         // LB9: CM and ZWJ attach to the unit before, unless it is BK CR LF NL SP ZW; the
         // unit keeps its class and context. Otherwise LB10 makes them AL.
         let isMark = scalarClass == .CM || scalarClass == .ZWJ

@@ -117,6 +117,7 @@ extension TextLayoutEngine {
         let limit = width + Self.widthTolerance
         let n = utf8.count
         var lines = ContiguousArray<TextLine>()
+        lines.reserveCapacity(maxLines > 0 ? maxLines + 1 : 4)
         var lineStart = 0
         var lineWidth = 0.0
         var pendingSpace = 0.0

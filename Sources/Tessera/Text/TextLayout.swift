@@ -65,21 +65,46 @@ public final class TextLayoutEngine {
     public let shaper: any TextShaper
     public let configuration: Configuration
 
-    var segmentCache: SegmentCache
-    var preparedCache: ClockCache<TextKey, PreparedText>
-    var lineCache: ClockCache<LineKey, LineResult>
+    /// The mutable caches, behind a pointer: the engine is used by one thread at a time, and
+    /// reaching them through a pointer avoids dynamic exclusivity checks on every access.
+    struct Caches {
+        var segmentCache: SegmentCache
+        var preparedCache: ClockCache<TextKey, PreparedText>
+        var lineCache: ClockCache<LineKey, LineResult>
+    }
+
+    private let caches: UnsafeMutablePointer<Caches>
+
+    var segmentCache: SegmentCache {
+        _read { yield caches.pointee.segmentCache }
+        _modify { yield &caches.pointee.segmentCache }
+    }
+    var preparedCache: ClockCache<TextKey, PreparedText> {
+        _read { yield caches.pointee.preparedCache }
+        _modify { yield &caches.pointee.preparedCache }
+    }
+    var lineCache: ClockCache<LineKey, LineResult> {
+        _read { yield caches.pointee.lineCache }
+        _modify { yield &caches.pointee.lineCache }
+    }
     /// Engines for the other threads of the parallel bulk form (created on first use).
     private var helpers: [TextLayoutEngine] = []
 
     public init(shaper: any TextShaper = FontShaper(), configuration: Configuration = Configuration()) {
         self.shaper = shaper
         self.configuration = configuration
-        segmentCache = SegmentCache(budget: configuration.segmentCacheBytes)
-        preparedCache = ClockCache(budget: configuration.preparedTextCacheBytes)
-        lineCache = ClockCache(budget: configuration.lineBreakCacheBytes)
+        caches = .allocate(capacity: 1)
+        caches.initialize(to: Caches(
+            segmentCache: SegmentCache(budget: configuration.segmentCacheBytes),
+            preparedCache: ClockCache(budget: configuration.preparedTextCacheBytes),
+            lineCache: ClockCache(budget: configuration.lineBreakCacheBytes)))
     }
 
-    deinit { segmentCache.deallocate() }
+    deinit {
+        segmentCache.deallocate()
+        caches.deinitialize(count: 1)
+        caches.deallocate()
+    }
 
     /// Hit, miss, eviction and byte counts of this engine's caches (helper engines of the
     /// parallel bulk form not included).
