@@ -41,6 +41,22 @@ struct TimedResult {
     /// `peer / value`: how many times faster Tessera is (nil when a value is zero).
     var speedup: Double? { value > 0 && peerValue > 0 ? peerValue / value : nil }
     var met: Bool? { target.map { $0.met(value: value, speedup: speedup) } }
+
+    /// This result's row of a suite's table.
+    func tableRow(suite: String) -> [String] {
+        [suite, name, unit, Report.number(value), Report.number(peerValue), speedup.map { Report.number($0) + "x" } ?? "-",
+         target?.text(unit: unit) ?? "-", met.map { $0 ? "yes" : "NO" } ?? "-"]
+    }
+
+    /// The JSON members every suite writes for a result, `extra` (", \"key\": value"...)
+    /// appended before the closing brace.
+    func json(peer: String, extra: String = "") -> String {
+        var o = "{\"name\": \(Report.string(name)), \"unit\": \(Report.string(unit)), "
+        o += "\"value\": \(Report.json(value)), \"peer\": \(Report.string(peer)), "
+        o += "\"peer_value\": \(Report.json(peerValue)), \"speedup\": \(Report.json(speedup))"
+        if let target { o += ", \"target\": \(Report.string(target.text(unit: unit))), \"met\": \(met! ? "true" : "false")" }
+        return o + extra + "}"
+    }
 }
 
 /// Memory of the store and of the peer, from jemalloc's `stats.allocated`.
@@ -94,13 +110,7 @@ struct GeometryReport {
 
     func printTable() {
         var table: [[String]] = [["suite", "metric", "unit", "tessera", "peer", "speedup", "target", "met"]]
-        for r in results {
-            table.append([
-                Self.suite, r.name, r.unit, Report.number(r.value), Report.number(r.peerValue),
-                r.speedup.map { Report.number($0) + "x" } ?? "-",
-                r.target?.text(unit: r.unit) ?? "-", r.met.map { $0 ? "yes" : "NO" } ?? "-",
-            ])
-        }
+        table += results.map { $0.tableRow(suite: Self.suite) }
         let m = memory
         let memoryRows: [(String, String, Double, Double?, Double?)] = [
             ("bytes_per_row", "B/row", m.bytesPerRow, nil, MemoryResult.bytesPerRowTarget),
@@ -131,15 +141,8 @@ struct GeometryReport {
         var out = "{"
         out += "\"suite\": \(Report.string(Self.suite)), \"rows\": \(rows), \"seed\": \(seed), "
         out += "\"peer\": \(Report.string(Self.peerName)), \"results\": ["
-        out += results.map { r in
-            var o = "{\"name\": \(Report.string(r.name)), \"unit\": \(Report.string(r.unit)), "
-            o += "\"value\": \(Report.json(r.value)), \"peer\": \(Report.string(Self.peerName)), "
-            o += "\"peer_value\": \(Report.json(r.peerValue)), \"speedup\": \(Report.json(r.speedup))"
-            if let t = r.target {
-                o += ", \"target\": \(Report.string(t.text(unit: r.unit))), \"met\": \(r.met! ? "true" : "false")"
-            }
-            o += ", \"operations\": \(r.operations), \"peer_operations\": \(r.peerOperations)}"
-            return o
+        out += results.map {
+            $0.json(peer: Self.peerName, extra: ", \"operations\": \($0.operations), \"peer_operations\": \($0.peerOperations)")
         }.joined(separator: ", ")
         out += "], \"memory\": {"
         let m = memory

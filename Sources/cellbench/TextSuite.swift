@@ -158,13 +158,7 @@ struct TextReport {
 
     func printTable() {
         var table: [[String]] = [["suite", "metric", "unit", "tessera", "peer", "speedup", "target", "met"]]
-        for r in results {
-            table.append([
-                Self.suite, r.name, r.unit, Report.number(r.value), Report.number(r.peerValue),
-                r.speedup.map { Report.number($0) + "x" } ?? "-", r.target?.text(unit: r.unit) ?? "-",
-                r.met.map { $0 ? "yes" : "NO" } ?? "-",
-            ])
-        }
+        table += results.map { $0.tableRow(suite: Self.suite) }
         table.append([Self.suite, "agreement_latin", "%", Report.number(agreementLatin), "-", "-", ">= 99.5 %", agreementLatin >= 99.5 ? "yes" : "NO"])
         table.append([Self.suite, "agreement_all", "%", Report.number(agreementAll), "-", "-", "-", "-"])
         for a in agreementByGroup {
@@ -181,16 +175,8 @@ struct TextReport {
         let c = configuration
         var out = "{\"suite\": \(Report.string(Self.suite)), \"rows\": \(c.strings), \"seed\": \(c.seed), "
         out += "\"peer\": \(Report.string(peerName)), \"results\": ["
-        out += results.map { r in
-            var o = "{\"name\": \(Report.string(r.name)), \"unit\": \(Report.string(r.unit)), "
-            o += "\"value\": \(Report.json(r.value)), \"peer\": \(Report.string(peerName)), "
-            o += "\"peer_value\": \(Report.json(r.peerValue)), \"speedup\": \(Report.json(r.speedup)), "
-            o += "\"strings_per_second\": \(Report.json(1e9 / r.value))"
-            if let t = r.target {
-                o += ", \"target\": \(Report.string(t.text(unit: r.unit))), \"met\": \(r.met! ? "true" : "false")"
-            }
-            return o + "}"
-        }.joined(separator: ", ")
+        out += results.map { $0.json(peer: peerName, extra: ", \"strings_per_second\": \(Report.json(1e9 / $0.value))") }
+            .joined(separator: ", ")
         out += ", {\"name\": \"agreement_latin\", \"unit\": \"%\", \"value\": \(Report.json(agreementLatin)), \"peer\": \(Report.string(peerName)), \"peer_value\": null, \"speedup\": null, \"target\": \">= 99.5\", \"met\": \(agreementLatin >= 99.5)}"
         out += ", {\"name\": \"agreement_all\", \"unit\": \"%\", \"value\": \(Report.json(agreementAll)), \"peer\": \(Report.string(peerName)), \"peer_value\": null, \"speedup\": null}"
         for a in agreementByGroup {
