@@ -83,6 +83,15 @@ struct Text: ParsableCommand {
     @Option(help: "Threads measuring Tessera's texts.")
     var threads = 1
 
+    @Option(help: "Segment cache budget, MiB (the library's default is 32).")
+    var segmentCacheMb = 32
+
+    @Option(help: "Prepared-text cache budget, MiB (the library's default is 16; re-layout at a new width is arithmetic only for the texts it holds).")
+    var preparedCacheMb = 256
+
+    @Option(help: "Line-break cache budget, MiB (the library's default is 8).")
+    var lineCacheMb = 8
+
     @Option(help: "The Pango harness (default: built from Benchmarks/pango into .build-pango).")
     var pango: String?
 
@@ -93,13 +102,18 @@ struct Text: ParsableCommand {
         guard strings >= 1 else { throw ValidationError("--strings must be at least 1") }
         guard size > 0, width > 0, width2 > 0 else { throw ValidationError("--size, --width and --width2 must be positive") }
         guard threads >= 1 else { throw ValidationError("--threads must be at least 1") }
+        guard [segmentCacheMb, preparedCacheMb, lineCacheMb].allSatisfy({ $0 >= 0 && $0 <= 1 << 20 }) else {
+            throw ValidationError("cache budgets must be between 0 and 1048576 MiB")
+        }
     }
 
     func run() throws {
         let harness = try pango ?? Self.buildHarness()
         let suite = TextSuite(
             configuration: .init(strings: strings, seed: seed, size: size, width: width, width2: width2,
-                                 threads: threads, pangoHarness: harness),
+                                 threads: threads, pangoHarness: harness,
+                                 caches: .init(segmentCacheBytes: segmentCacheMb << 20, preparedTextCacheBytes: preparedCacheMb << 20,
+                                               lineBreakCacheBytes: lineCacheMb << 20)),
             progress: Progress())
         let report = try suite.run()
         if json { print(report.json()) } else { report.printTable() }

@@ -16,6 +16,7 @@ struct TextSuite {
         var width2: Double
         var threads: Int
         var pangoHarness: String
+        var caches: TextLayoutEngine.Configuration
     }
 
     static let font = "/usr/share/fonts/truetype/roboto/unhinted/RobotoTTF/Roboto-Regular.ttf"
@@ -36,7 +37,7 @@ struct TextSuite {
         progress.end()
 
         let style = try TextStyle(fonts: ([Self.font] + Self.fallbacks).map { try Font(path: $0) }, size: c.size)
-        let engine = TextLayoutEngine()
+        let engine = TextLayoutEngine(configuration: c.caches)
         var first = [TextMetrics](repeating: TextMetrics(), count: c.strings)
         var again = first, second = first
         func timed(_ what: String, _ width: Double, _ out: inout [TextMetrics]) throws -> Double {

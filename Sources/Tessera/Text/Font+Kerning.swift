@@ -1,3 +1,5 @@
+import CJemalloc
+
 /// Sorted, non-overlapping glyph ranges with a value: an OpenType Coverage table (`indexed`:
 /// the value is the coverage index of the range's first glyph) or ClassDef table (the value
 /// is the class; glyphs outside every range are class 0).
@@ -206,9 +208,13 @@ struct PairKerning: Sendable {
     var lookupCount: Int { lookups.count }
     var kernPairCount: Int { kernKeys.count }
 
+    /// Whether some pair starts with `left` (most glyphs start none).
+    @inline(__always)
+    func mayKern(_ left: UInt16) -> Bool { firstGlyphs[Int(left >> 6)] & (1 << UInt64(left & 63)) != 0 }
+
     @inline(__always)
     func value(_ left: UInt16, _ right: UInt16) -> Int {
-        guard firstGlyphs[Int(left >> 6)] & (1 << UInt64(left & 63)) != 0 else { return 0 }
+        guard mayKern(left) else { return 0 }
         if !kernKeys.isEmpty {
             let key = UInt32(left) << 16 | UInt32(right)
             var lo = 0
@@ -474,5 +480,36 @@ struct PairKerning: Sendable {
             let g = Int(key >> 16)
             firstGlyphs[g >> 6] |= 1 << UInt64(g & 63)
         }
+    }
+}
+
+/// Pair adjustments already looked up, shared by every thread measuring with the font: a
+/// direct-mapped table of 4,096 words `pair << 32 | value`, read and written with relaxed
+/// atomics (a racing writer can only replace one correct entry with another). A class
+/// lookup walks every kern lookup's subtables (Coverage, ClassDef binary searches); a
+/// text's pairs repeat, so most pairs after the first few thousand hit here.
+final class KerningMemo: @unchecked Sendable {
+    private static let count = 4096
+    private let slots: UnsafeMutablePointer<UInt64>
+    /// The pair (0xFFFF, 0xFFFF) with value −1 matches an empty slot; it is never memoised.
+    private static let empty = UInt64.max
+
+    init() {
+        slots = .allocate(capacity: Self.count)
+        slots.initialize(repeating: Self.empty, count: Self.count)
+    }
+
+    deinit { slots.deallocate() }
+
+    @inline(__always)
+    func value(_ left: UInt16, _ right: UInt16, _ kerning: PairKerning) -> Int {
+        let pair = UInt32(left) << 16 | UInt32(right)
+        guard pair != 0xFFFF_FFFF else { return kerning.value(left, right) }
+        let slot = slots + Int((pair &* 0x9E37_79B1) >> 20)
+        let entry = tess_load_relaxed(slot)
+        if UInt32(truncatingIfNeeded: entry >> 32) == pair { return Int(Int32(bitPattern: UInt32(truncatingIfNeeded: entry))) }
+        let v = kerning.value(left, right)
+        tess_store_relaxed(slot, UInt64(pair) << 32 | UInt64(UInt32(bitPattern: Int32(truncatingIfNeeded: v))))
+        return v
     }
 }

@@ -82,6 +82,7 @@ public final class Font: Sendable {
     let advances: [UInt16]
     let characterMap: CharacterMap
     let pairKerning: PairKerning
+    let kerningMemo = KerningMemo()
     /// GDEF glyph classes (class 3 = mark); nil when the font has no GDEF glyph class
     /// definition, in which case marks are recognised by Unicode general category Mn.
     let glyphClasses: GlyphRanges?

@@ -136,7 +136,7 @@ extension Font {
             }
             if isMark { continue }
             total += Int(advances[Int(g)])
-            if let q = previous { total += pairKerning.value(q, g) }
+            if let q = previous, pairKerning.mayKern(q) { total += kerningMemo.value(q, g, pairKerning) }
             previous = g
         }
         return total

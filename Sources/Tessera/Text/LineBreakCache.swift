@@ -1,272 +1,161 @@
 /// A text's identity in cache keys: two independent 64-bit hashes of its UTF-8 bytes (so a
-/// collision needs 128 bits to agree), its length and the style identity.
-struct TextKey: Hashable {
+/// collision needs 128 bits to agree), the style identity and the length.
+struct TextKey: RecordCacheKey {
     var hash1: UInt64
     var hash2: UInt64
-    var length: Int
     var style: UInt64
+    var length: UInt64
 
     init(_ utf8: UnsafeRawBufferPointer, style: UInt64) {
         let n = utf8.count
+        var h1: UInt64 = 0x243F_6A88_85A3_08D3 ^ (UInt64(truncatingIfNeeded: n) &* 0x9E37_79B9_7F4A_7C15)
+        var h2: UInt64 = 0x1319_8A2E_0370_7344 ^ (UInt64(truncatingIfNeeded: n) &* 0xC2B2_AE3D_27D4_EB4F)
         if let p = utf8.baseAddress {
-            hash1 = hashTextBytes(p, n, seed: 0x243F_6A88_85A3_08D3, multiplier: 0xBF58_476D_1CE4_E5B9)
-            hash2 = hashTextBytes(p, n, seed: 0x1319_8A2E_0370_7344, multiplier: 0x94D0_49BB_1331_11EB)
-        } else {
-            hash1 = 0
-            hash2 = 0
+            // Both hashes in one pass over the words (`hashTextBytes` twice, fused).
+            var i = 0
+            while i + 8 <= n {
+                let w = p.loadUnaligned(fromByteOffset: i, as: UInt64.self)
+                h1 = (h1 ^ w) &* 0xBF58_476D_1CE4_E5B9
+                h2 = (h2 ^ w) &* 0x94D0_49BB_1331_11EB
+                h1 ^= h1 >> 29
+                h2 ^= h2 >> 31
+                i += 8
+            }
+            if i < n {
+                var w: UInt64 = 0
+                var shift: UInt64 = 0
+                while i < n {
+                    w |= UInt64(p.load(fromByteOffset: i, as: UInt8.self)) << shift
+                    shift += 8
+                    i += 1
+                }
+                h1 = (h1 ^ w) &* 0xBF58_476D_1CE4_E5B9
+                h2 = (h2 ^ w) &* 0x94D0_49BB_1331_11EB
+            }
         }
-        length = n
+        hash1 = mix64(h1)
+        hash2 = mix64(h2 ^ (h2 >> 33))
         self.style = style
+        length = UInt64(n)
     }
 
-    /// The fields are already hashes: feed one word instead of SipHashing four.
-    func hash(into hasher: inout Hasher) {
-        hasher.combine(hash1 ^ style &* 0x9E37_79B9_7F4A_7C15)
-    }
-}
-
-/// A text, a style, a width and a line limit.
-struct LineKey: Hashable {
-    var text: TextKey
-    var widthBits: UInt64
-    var maxLines: Int
-
-    func hash(into hasher: inout Hasher) {
-        hasher.combine(text.hash1 ^ text.style &* 0x9E37_79B9_7F4A_7C15 ^ widthBits &* 0xBF58_476D_1CE4_E5B9 ^ UInt64(truncatingIfNeeded: maxLines))
-    }
-}
-
-/// One segment of a prepared text (a span between two accepted line-break opportunities).
-struct PreparedSegment {
-    /// End offset (exclusive) of the segment; the next one starts here.
-    var end: UInt32
-    /// Where its trailing whitespace and line terminators start.
-    var contentEnd: UInt32
-    /// Width without trailing whitespace.
-    var width: Double
-    /// Width of the trailing spaces.
-    var whitespaceWidth: Double
-    /// The segment ends in a line terminator (a mandatory break after it).
-    var isMandatory: Bool
-}
-
-/// The width-independent form of a text in a style: its segments in order. Re-laying out at
-/// another width walks this list only (plus grapheme widths for words wider than the line
-/// and for an ellipsized last line).
-final class PreparedText {
-    let segments: ContiguousArray<PreparedSegment>
-    /// The widest segment (without trailing whitespace): a width at or above it never needs
-    /// an emergency break.
-    let widestSegment: Double
-
-    init(segments: ContiguousArray<PreparedSegment>) {
-        self.segments = segments
-        widestSegment = segments.reduce(0) { max($0, $1.width) }
-    }
-
-    var cost: Int { 64 + segments.count * MemoryLayout<PreparedSegment>.stride }
-}
-
-/// A finished layout at one width and line limit.
-final class LineResult {
-    let lines: ContiguousArray<TextLine>
-    let isTruncated: Bool
-    let widest: Double
-
-    init(lines: ContiguousArray<TextLine>, isTruncated: Bool) {
-        self.lines = lines
-        self.isTruncated = isTruncated
-        widest = lines.reduce(0) { max($0, $1.width) }
-    }
-
-    var cost: Int { 64 + lines.count * MemoryLayout<TextLine>.stride }
-}
-
-/// A key of a `ClockCache`: equality plus a well-mixed 64-bit hash.
-protocol ClockCacheKey: Equatable {
-    var cacheHash: UInt64 { get }
-}
-
-extension TextKey: ClockCacheKey {
     @inline(__always) var cacheHash: UInt64 { hash1 ^ (style &* 0x9E37_79B9_7F4A_7C15) }
 }
 
-extension LineKey: ClockCacheKey {
+/// A text, a style, a width and a line limit (normalised: a limit no text of this length
+/// can reach is 0, unlimited).
+struct LineKey: RecordCacheKey {
+    var text: TextKey
+    var widthBits: UInt64
+    var maxLines: UInt64
+
+    init(text: TextKey, width: Double, maxLines: Int) {
+        self.text = text
+        widthBits = width.bitPattern
+        // A text of n bytes has at most n + 1 lines.
+        self.maxLines = UInt64(maxLines) > text.length ? 0 : UInt64(maxLines)
+    }
+
     @inline(__always) var cacheHash: UInt64 {
-        text.hash1 ^ (text.style &* 0x9E37_79B9_7F4A_7C15) ^ (widthBits &* 0xBF58_476D_1CE4_E5B9) ^ (UInt64(truncatingIfNeeded: maxLines) &* 0x94D0_49BB_1331_11EB)
+        mix64(text.hash1 ^ (text.style &* 0x9E37_79B9_7F4A_7C15) ^ (widthBits &* 0xBF58_476D_1CE4_E5B9) ^ (maxLines &* 0x94D0_49BB_1331_11EB))
     }
 }
 
-/// A bounded map from keys to reference-typed values with CLOCK eviction: each entry costs
-/// its value's byte cost plus `entryOverhead` (key, table slot, bookkeeping); a hit sets the
-/// entry's reference bit; inserting past the budget sweeps the hand, clearing set bits and
-/// evicting entries whose bit is clear. A value larger than the whole budget is not stored.
-///
-/// The index is an open-addressing table of entry numbers (linear probing, at most half
-/// full, backward-shift deletion) over the keys' own hashes: no `Hasher`, no allocation on
-/// a lookup.
-struct ClockCache<Key: ClockCacheKey, Value: AnyObject> {
-    static var entryOverhead: Int { 48 + MemoryLayout<Key>.stride }
+/// One segment of a prepared text (a span between two accepted line-break opportunities),
+/// 12 bytes. Widths are single precision, rounded where they are measured, so a result is
+/// the same whether it came from a cache or not.
+struct PreparedSegment {
+    /// Width without trailing whitespace.
+    var width: Float
+    /// Width of the trailing spaces.
+    var whitespaceWidth: Float
+    /// End offset (exclusive; the next segment starts here), and in the top bit whether it
+    /// ends in a line terminator (a mandatory break after it).
+    var endAndMandatory: UInt32
 
-    private struct Entry {
-        var key: Key
-        var value: Value
-        var hash: UInt64
-        var cost: Int
-        var referenced: Bool
+    static let mandatoryBit: UInt32 = 1 << 31
+
+    init(end: Int, width: Float, whitespaceWidth: Float, isMandatory: Bool) {
+        self.width = width
+        self.whitespaceWidth = whitespaceWidth
+        endAndMandatory = UInt32(end) | (isMandatory ? Self.mandatoryBit : 0)
     }
 
-    let budget: Int
-    /// 0: empty bucket; otherwise an index into `entries` plus one.
-    private var index: [Int32] = []
-    private var entries: [Entry?] = []
-    private var free: [Int] = []
-    private var hand = 0
-    var statistics = CacheStatistics()
+    @inline(__always) var end: Int { Int(endAndMandatory & ~Self.mandatoryBit) }
+    @inline(__always) var isMandatory: Bool { endAndMandatory & Self.mandatoryBit != 0 }
+}
 
-    init(budget: Int) {
-        self.budget = max(0, budget)
-        statistics.budget = self.budget
+/// The width-independent form of a text in a style: its segments in order, read in place
+/// from a prepared-text record (`[UInt32 count][Float widest][segments]`) or the engine's
+/// scratch. Re-laying out at another width walks this list only (plus grapheme widths for
+/// words wider than the line and for an ellipsized last line).
+struct PreparedTextView {
+    let segments: UnsafeBufferPointer<PreparedSegment>
+    /// The widest segment without trailing whitespace: a width at or above it never needs
+    /// an emergency break.
+    let widestSegment: Double
+
+    static let headerBytes = 8
+
+    init(record: UnsafeRawPointer) {
+        let count = Int(record.load(as: UInt32.self))
+        widestSegment = Double(record.load(fromByteOffset: 4, as: Float.self))
+        segments = UnsafeBufferPointer(start: (record + Self.headerBytes).assumingMemoryBound(to: PreparedSegment.self), count: count)
+    }
+
+    init(segments: UnsafeBufferPointer<PreparedSegment>, widest: Float) {
+        self.segments = segments
+        widestSegment = Double(widest)
+    }
+
+    static func recordBytes(segments: Int) -> Int { headerBytes + segments * MemoryLayout<PreparedSegment>.stride }
+
+    /// Writes the record form of `segments` to `record`.
+    static func write(_ segments: UnsafeBufferPointer<PreparedSegment>, widest: Float, to record: UnsafeMutableRawPointer) {
+        record.storeBytes(of: UInt32(segments.count), as: UInt32.self)
+        record.storeBytes(of: widest, toByteOffset: 4, as: Float.self)
+        if let base = segments.baseAddress {
+            (record + headerBytes).copyMemory(from: base, byteCount: segments.count * MemoryLayout<PreparedSegment>.stride)
+        }
+    }
+}
+
+/// A line-break record: `[UInt32 line count][UInt32 truncated][Double widest]` then per
+/// line `[UInt32 start][UInt32 end][Double width]`; only a truncated result's last line is
+/// ellipsized.
+enum LineRecord {
+    static let headerBytes = 16
+    static let lineBytes = 16
+
+    static func bytes(lines: Int) -> Int { headerBytes + lines * lineBytes }
+
+    static func write(_ lines: UnsafeBufferPointer<TextLine>, isTruncated: Bool, widest: Double, to record: UnsafeMutableRawPointer) {
+        record.storeBytes(of: UInt32(lines.count), as: UInt32.self)
+        record.storeBytes(of: isTruncated ? 1 : 0, toByteOffset: 4, as: UInt32.self)
+        record.storeBytes(of: widest, toByteOffset: 8, as: Double.self)
+        for (i, line) in lines.enumerated() {
+            let p = record + headerBytes + i * lineBytes
+            p.storeBytes(of: UInt32(line.range.lowerBound), as: UInt32.self)
+            p.storeBytes(of: UInt32(line.range.upperBound), toByteOffset: 4, as: UInt32.self)
+            p.storeBytes(of: line.width, toByteOffset: 8, as: Double.self)
+        }
     }
 
     @inline(__always)
-    private static func home(_ h: UInt64, _ mask: Int) -> Int {
-        Int(truncatingIfNeeded: h ^ (h >> 29)) & mask
+    static func metrics(_ record: UnsafeRawPointer, lineHeight: Double) -> TextMetrics {
+        let count = Int(record.load(as: UInt32.self))
+        return TextMetrics(lineCount: count, height: Double(count) * lineHeight,
+                           width: record.load(fromByteOffset: 8, as: Double.self),
+                           isTruncated: record.load(fromByteOffset: 4, as: UInt32.self) != 0)
     }
 
-    /// The entry holding `key`, or nil.
-    @inline(__always)
-    private func find(_ key: Key, _ h: UInt64) -> Int? {
-        let count = index.count
-        guard count > 0 else { return nil }
-        return index.withUnsafeBufferPointer { idx -> Int? in
-            entries.withUnsafeBufferPointer { ents -> Int? in
-                let mask = count - 1
-                var i = Self.home(h, mask)
-                while true {
-                    let e = Int(idx[i])
-                    if e == 0 { return nil }
-                    if let entry = ents[e - 1], entry.hash == h, entry.key == key { return e - 1 }
-                    i = (i + 1) & mask
-                }
-            }
+    static func lines(_ record: UnsafeRawPointer) -> [TextLine] {
+        let count = Int(record.load(as: UInt32.self))
+        let truncated = record.load(fromByteOffset: 4, as: UInt32.self) != 0
+        return (0..<count).map { i in
+            let p = record + headerBytes + i * lineBytes
+            let lo = Int(p.load(as: UInt32.self)), hi = Int(p.load(fromByteOffset: 4, as: UInt32.self))
+            return TextLine(range: lo..<hi, width: p.load(fromByteOffset: 8, as: Double.self), isEllipsized: truncated && i == count - 1)
         }
-    }
-
-    mutating func lookup(_ key: Key) -> Value? {
-        if let i = find(key, key.cacheHash) {
-            entries[i]!.referenced = true
-            statistics.hits += 1
-            return entries[i].unsafelyUnwrapped.value
-        }
-        statistics.misses += 1
-        return nil
-    }
-
-    private mutating func removeFromIndex(_ entry: Int, hash h: UInt64) {
-        let mask = index.count - 1
-        index.withUnsafeMutableBufferPointer { idx in
-            var i = Self.home(h, mask)
-            while Int(idx[i]) != entry + 1 { i = (i + 1) & mask }
-            idx[i] = 0
-            var j = i
-            while true {
-                j = (j + 1) & mask
-                let e = Int(idx[j])
-                if e == 0 { return }
-                let home = Self.home(entries[e - 1].unsafelyUnwrapped.hash, mask)
-                let move = i <= j ? (home <= i || home > j) : (home <= i && home > j)
-                if move {
-                    idx[i] = idx[j]
-                    idx[j] = 0
-                    i = j
-                }
-            }
-        }
-    }
-
-    private mutating func addToIndex(_ entry: Int, hash h: UInt64) {
-        let mask = index.count - 1
-        var i = Self.home(h, mask)
-        while index[i] != 0 { i = (i + 1) & mask }
-        index[i] = Int32(entry + 1)
-    }
-
-    private mutating func growIndexIfNeeded() {
-        guard 2 * (statistics.entries + 1) > index.count else { return }
-        let size = max(16, index.count * 2)
-        index = [Int32](repeating: 0, count: size)
-        for (i, e) in entries.enumerated() {
-            if let e { addToIndex(i, hash: e.hash) }
-        }
-    }
-
-    mutating func insert(_ key: Key, _ value: Value, cost valueCost: Int) {
-        let cost = valueCost + Self.entryOverhead
-        guard cost <= budget else {
-            statistics.bypasses += 1
-            return
-        }
-        let h = key.cacheHash
-        if let i = find(key, h) {  // replaced (not expected: inserts follow misses)
-            statistics.bytes -= entries[i].unsafelyUnwrapped.cost
-            removeFromIndex(i, hash: h)
-            entries[i] = nil
-            free.append(i)
-            statistics.entries -= 1
-        }
-        while statistics.bytes + cost > budget {
-            if hand >= entries.count { hand = 0 }
-            if let e = entries[hand] {
-                if e.referenced {
-                    entries[hand]!.referenced = false
-                } else {
-                    removeFromIndex(hand, hash: e.hash)
-                    statistics.bytes -= e.cost
-                    statistics.entries -= 1
-                    statistics.evictions += 1
-                    entries[hand] = nil
-                    free.append(hand)
-                }
-            }
-            hand += 1
-        }
-        growIndexIfNeeded()
-        let entry = Entry(key: key, value: value, hash: h, cost: cost, referenced: false)
-        let slot: Int
-        if let f = free.popLast() {
-            entries[f] = entry
-            slot = f
-        } else {
-            entries.append(entry)
-            slot = entries.count - 1
-        }
-        addToIndex(slot, hash: h)
-        statistics.bytes += cost
-        statistics.entries += 1
-    }
-
-    mutating func removeAll() {
-        index.removeAll()
-        entries.removeAll()
-        free.removeAll()
-        hand = 0
-        statistics.bytes = 0
-        statistics.entries = 0
-    }
-
-    func _checkInvariants() {
-        #if TESSERA_INVARIANTS
-        var bytes = 0
-        var count = 0
-        for (i, e) in entries.enumerated() {
-            guard let e else { continue }
-            precondition(find(e.key, e.hash) == i, "clock cache entry \(i) not indexed")
-            bytes += e.cost
-            count += 1
-        }
-        precondition(count == index.reduce(0) { $0 + ($1 != 0 ? 1 : 0) } && count == statistics.entries)
-        precondition(bytes == statistics.bytes && bytes <= budget)
-        #endif
     }
 }

@@ -120,12 +120,49 @@ struct LineBreakIterator: IteratorProtocol {
         guard let p = bytes, !finished else { return nil }
         while position < count {
             let start = position
+            // A run of ASCII letters after a letter, or of ASCII digits after a digit:
+            // LB28 and LB25 prohibit every break in it (as decide's fast paths do), and it
+            // leaves the context one such scalar leaves.
+            if start > 0 && lastScalar == last && p[start] < 0x80 {
+                let b = p[start]
+                if last.isIn(Self.alphabetic) && isASCIILetter(b) {
+                    position = skip(p, from: start + 1, while: isASCIILetter)
+                    lastScalar = .AL
+                    startUnit(.AL, Self.plain(.AL))
+                    continue
+                }
+                if last == .NU && isASCIIDigit(b) {
+                    position = skip(p, from: start + 1, while: isASCIIDigit)
+                    lastScalar = .NU
+                    startUnit(.NU, Self.plain(.NU))
+                    continue
+                }
+            }
             let (scalar, length) = decodeValidUTF8(p, at: start)
             position += length
             let props = LineBreakProperties(table.value(scalar))
             if start == 0 {
                 begin(props)  // LB2: never break at the start of text.
                 continue
+            }
+            // Fast paths for the common pairs (letters, digits, spaces) after a unit that is
+            // a scalar of its own; each gives the answer and context the rule chain in
+            // `decide` gives.
+            let cls = props.lineBreakClass
+            if lastScalar == last {
+                if (cls.isIn(Self.alphabetic) && last.isIn(Self.alphabetic))  // LB28 (no earlier rule allows)
+                    || (cls == .NU && last == .NU)                            // LB25 (NU × NU)
+                    || (cls == .SP && !last.isIn(Self.mandatoryAfter)) {      // LB7 (after LB4–LB6)
+                    lastScalar = cls
+                    startUnit(cls, props)
+                    continue
+                }
+                if last == .SP && beforeSpaces != .OP && (cls.isIn(Self.alphabetic) || cls == .NU) {
+                    // LB18 (LB8 allows too; LB11–LB17 prohibit only after OP SP* here).
+                    lastScalar = cls
+                    startUnit(cls, props)
+                    return LineBreakOpportunity(offset: start, isMandatory: false)
+                }
             }
             switch decide(props) {
             case .prohibited: continue
@@ -138,6 +175,15 @@ struct LineBreakIterator: IteratorProtocol {
     }
 
     private enum Decision { case prohibited, allowed, mandatory }
+
+    @inline(__always) private static func plain(_ cls: LineBreakClass) -> LineBreakProperties { LineBreakProperties(cls.rawValue) }
+
+    @inline(__always)
+    private func skip(_ p: UnsafePointer<UInt8>, from i: Int, while test: (UInt8) -> Bool) -> Int {
+        var i = i
+        while i < count && test(p[i]) { i += 1 }
+        return i
+    }
 
     private mutating func begin(_ props: LineBreakProperties) {
         lastScalar = props.lineBreakClass
@@ -173,31 +219,6 @@ struct LineBreakIterator: IteratorProtocol {
         let scalarClass = props.lineBreakClass
         let previousScalar = lastScalar
         lastScalar = scalarClass
-
-        // Fast paths for the common pairs (letters, digits, spaces); each gives the answer
-        // and context the full rule chain below gives.
-        if previousScalar == last {
-            if scalarClass.isIn(Self.alphabetic) && last.isIn(Self.alphabetic) {
-                // LB28 (no earlier rule allows a break between two letters).
-                startUnit(scalarClass, props)
-                return .prohibited
-            }
-            if scalarClass == .NU && last == .NU {
-                // LB25 (NU × NU; no earlier rule allows a break).
-                startUnit(scalarClass, props)
-                return .prohibited
-            }
-            if scalarClass == .SP && !last.isIn(Self.mandatoryAfter) {
-                // LB7 (after LB4–LB6, which need a break class before).
-                startUnit(scalarClass, props)
-                return .prohibited
-            }
-            if last == .SP && beforeSpaces != .OP && (scalarClass.isIn(Self.alphabetic) || scalarClass == .NU) {
-                // LB18 (LB8 allows too; LB11–LB17 prohibit only after OP SP* here).
-                startUnit(scalarClass, props)
-                return .allowed
-            }
-        }
 
         // LB9: CM and ZWJ attach to the unit before, unless it is BK CR LF NL SP ZW; the
         // unit keeps its class and context. Otherwise LB10 makes them AL.
@@ -312,3 +333,6 @@ struct LineBreakIterator: IteratorProtocol {
         return false
     }
 }
+
+@inline(__always) func isASCIILetter(_ b: UInt8) -> Bool { (b | 0x20) &- 0x61 < 26 }
+@inline(__always) func isASCIIDigit(_ b: UInt8) -> Bool { b &- 0x30 < 10 }

@@ -1,3 +1,5 @@
+import CJemalloc
+
 /// Statistics of one bounded cache.
 public struct CacheStatistics: Sendable, Equatable, CustomStringConvertible {
     public var hits = 0
@@ -122,6 +124,21 @@ struct SegmentCache {
     @inline(__always)
     private func slot(_ s: Int) -> UnsafeMutableRawPointer {
         arena.unsafelyUnwrapped + s * Self.slotStride
+    }
+
+    /// Hints the memory system that the index bucket of hash `h` is about to be read.
+    @inline(__always)
+    func prefetchIndex(_ h: UInt64) {
+        guard let index else { return }
+        tess_prefetch(index + (Int(truncatingIfNeeded: h) & (indexCount - 1)))
+    }
+
+    /// Hints that the slot in the first index bucket of hash `h` is about to be read.
+    @inline(__always)
+    func prefetchSlot(_ h: UInt64) {
+        guard let index else { return }
+        let entry = index[Int(truncatingIfNeeded: h) & (indexCount - 1)]
+        if entry != 0 { tess_prefetch(slot(Int(entry - 1))) }
     }
 
     // Header layout: 0 hash, 8 style, 16 width, 24 whitespace width, 32 length (UInt16),

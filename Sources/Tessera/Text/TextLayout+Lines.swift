@@ -14,34 +14,94 @@ func isLineTerminator(_ v: UInt32) -> Bool {
 extension TextLayoutEngine {
     // MARK: Segments
 
-    /// Splits valid UTF-8 into segments and measures each (through the segment cache).
-    func prepare(_ utf8: UnsafeRawBufferPointer, _ style: TextStyle) -> PreparedText {
-        var segments = ContiguousArray<PreparedSegment>()
+    /// Splits valid UTF-8 into segments and measures each (through the segment cache),
+    /// into the segment scratch buffer; returns the widest segment.
+    func prepare(_ utf8: UnsafeRawBufferPointer, _ style: TextStyle) -> Float {
+        caches.pointee.segments.removeAll()
         let n = utf8.count
-        guard n > 0, let base = utf8.baseAddress else { return PreparedText(segments: segments) }
-        segments.reserveCapacity(n / 6 + 2)
+        guard n > 0, let base = utf8.baseAddress else { return 0 }
         var breaks = LineBreakIterator(validUTF8: utf8)
         let bytes = base.assumingMemoryBound(to: UInt8.self)
         var start = 0
+        var widest: Float = 0
         while let opportunity = breaks.next() {
             let end = opportunity.offset
             // Accept only opportunities that are grapheme cluster boundaries. Between two
             // ASCII bytes there always is one (CR LF is never an opportunity); otherwise
             // walk the clusters from the segment start, itself a boundary.
-            if end < n && !(bytes[end] < 0x80 && bytes[end - 1] < 0x80) {
+            if end < n && !(bytes[end] < 0x80 && bytes[end - 1] < 0x80) && !isCertainGraphemeBoundary(bytes, end) {
                 var clusters = GraphemeBreakIterator(validUTF8: UnsafeRawBufferPointer(start: base + start, count: n - start))
                 var boundary = 0
                 while start + boundary < end { boundary = clusters.next() ?? (n - start) }
                 if start + boundary != end { continue }  // inside a grapheme cluster: not a break
             }
-            let m = measureSegment(base + start, end - start, style)
-            let contentEnd = start + m.contentLength
             // A mandatory opportunity follows a terminator, except the end of text (LB3).
             let mandatory = opportunity.isMandatory && (end < n || endsWithTerminator(base + start, end - start))
-            segments.append(PreparedSegment(end: UInt32(end), contentEnd: UInt32(contentEnd), width: m.width, whitespaceWidth: m.whitespaceWidth, isMandatory: mandatory))
+            caches.pointee.segments.append(PreparedSegment(end: end, width: 0, whitespaceWidth: 0, isMandatory: mandatory))
             start = end
         }
-        return PreparedText(segments: segments)
+        // Measure once every boundary is known, so the segment cache's memory is fetched for
+        // all segments at once (index entries, then their slots) rather than one miss after
+        // another.
+        let count = caches.pointee.segments.count
+        let cached = segmentCache.isEnabled
+        if cached {
+            caches.pointee.hashes.removeAll()
+            start = 0
+            for i in 0..<count {
+                let end = caches.pointee.segments[i].end
+                let h = end - start <= SegmentCache.keyCapacity ? SegmentCache.hash(base + start, end - start, style: style.identity) : 0
+                caches.pointee.hashes.append(h)
+                segmentCache.prefetchIndex(h)
+                start = end
+            }
+            for i in 0..<count { segmentCache.prefetchSlot(caches.pointee.hashes[i]) }
+        }
+        start = 0
+        for i in 0..<count {
+            var segment = caches.pointee.segments[i]
+            let end = segment.end
+            let m = cached ? measureSegment(base + start, end - start, style, hash: caches.pointee.hashes[i]) : measureSegment(base + start, end - start, style)
+            segment.width = Float(m.width)
+            segment.whitespaceWidth = Float(m.whitespaceWidth)
+            widest = max(widest, segment.width)
+            caches.pointee.segments[i] = segment
+            start = end
+        }
+        return widest
+    }
+
+    /// Whether `end` (inside valid UTF-8) is a grapheme cluster boundary by the pair of
+    /// scalars around it alone: before an Other scalar that is not pictographic (GB999
+    /// unless GB9b's Prepend precedes it), or before a control other than CR LF (GB5).
+    /// False means "walk the clusters to know".
+    @inline(__always)
+    private func isCertainGraphemeBoundary(_ b: UnsafePointer<UInt8>, _ end: Int) -> Bool {
+        let table = graphemePropertyTable
+        let after = table.value(decodeValidUTF8(b, at: end).scalar)
+        var j = end - 1
+        while j > 0 && b[j] & 0xC0 == 0x80 { j -= 1 }
+        let before = GraphemeBreakProperty(rawValue: table.value(decodeValidUTF8(b, at: j).scalar) & 0x0F)
+        switch GraphemeBreakProperty(rawValue: after & 0x0F) {
+        case .other: return after & 0x80 == 0 && before != .prepend
+        case .control, .lf, .cr: return before != .cr
+        default: return false
+        }
+    }
+
+    /// Where the trailing whitespace and line terminators of the segment `[start, end)`
+    /// begin (the end of its last other scalar, or `start`).
+    private func contentEnd(_ base: UnsafeRawPointer, _ start: Int, _ end: Int) -> Int {
+        let b = base.assumingMemoryBound(to: UInt8.self)
+        var i = end
+        while i > start {
+            var j = i - 1
+            while j > start && b[j] & 0xC0 == 0x80 { j -= 1 }
+            let v = decodeValidUTF8(b, at: j).scalar
+            if !isLineTerminator(v) && !isLineEndSpace(v) { return i }
+            i = j
+        }
+        return start
     }
 
     private func endsWithTerminator(_ p: UnsafeRawPointer, _ n: Int) -> Bool {
@@ -59,7 +119,17 @@ extension TextLayoutEngine {
             if segmentCache.isEnabled { segmentCache.statistics.bypasses += 1 }
             return measureUncached(p, n, style)
         }
-        let h = SegmentCache.hash(p, n, style: style.identity)
+        return measureSegment(p, n, style, hash: SegmentCache.hash(p, n, style: style.identity))
+    }
+
+    /// `measureSegment` with the segment's hash already computed (any value when the
+    /// segment is longer than the key capacity).
+    @inline(__always)
+    func measureSegment(_ p: UnsafeRawPointer, _ n: Int, _ style: TextStyle, hash h: UInt64) -> SegmentMeasure {
+        guard segmentCache.isEnabled, n <= SegmentCache.keyCapacity else {
+            if segmentCache.isEnabled { segmentCache.statistics.bypasses += 1 }
+            return measureUncached(p, n, style)
+        }
         if let hit = segmentCache.lookup(p, n, style: style.identity, hash: h) { return hit }
         let m = measureUncached(p, n, style)
         segmentCache.insert(p, n, style: style.identity, hash: h, m)
@@ -82,7 +152,8 @@ extension TextLayoutEngine {
         }
         let content = UnsafeRawBufferPointer(start: p, count: contentEnd)
         let spaces = UnsafeRawBufferPointer(start: p + contentEnd, count: spaceEnd - contentEnd)
-        return SegmentMeasure(width: runWidth(content, style), whitespaceWidth: runWidth(spaces, style), contentLength: contentEnd)
+        // Single precision, as prepared texts keep them: cached or not, the same sums.
+        return SegmentMeasure(width: Double(Float(runWidth(content, style))), whitespaceWidth: Double(Float(runWidth(spaces, style))), contentLength: contentEnd)
     }
 
     /// Sum of the face runs' widths plus letter spacing per grapheme cluster.
@@ -113,78 +184,80 @@ extension TextLayoutEngine {
 
     // MARK: Lines
 
-    func breakLines(_ prepared: PreparedText, _ utf8: UnsafeRawBufferPointer, _ style: TextStyle, width: Double, maxLines: Int) -> LineResult {
+    /// Breaks a prepared text into the line scratch buffer; returns whether it was truncated.
+    func breakLines(_ prepared: PreparedTextView, _ utf8: UnsafeRawBufferPointer, _ style: TextStyle, width: Double, maxLines: Int) -> Bool {
         let limit = width + Self.widthTolerance
         let n = utf8.count
-        var lines = ContiguousArray<TextLine>()
-        lines.reserveCapacity(maxLines > 0 ? maxLines + 1 : 4)
+        caches.pointee.lines.removeAll()
+        var lineCount = 0
         var lineStart = 0
         var lineWidth = 0.0
         var pendingSpace = 0.0
         var hasContent = false
         var stop = false
-        let segments = prepared.segments
 
         @inline(__always) func close(_ end: Int) {
-            lines.append(TextLine(range: lineStart..<end, width: lineWidth))
+            caches.pointee.lines.append(TextLine(range: lineStart..<end, width: lineWidth))
+            lineCount += 1
             lineStart = end
             lineWidth = 0
             pendingSpace = 0
             hasContent = false
-            if maxLines > 0 && lines.count > maxLines { stop = true }
+            if maxLines > 0 && lineCount > maxLines { stop = true }
         }
 
+        let segments = prepared.segments
         let needsEmergency = prepared.widestSegment > limit
         var segmentStart = 0
-        segments.withUnsafeBufferPointer { segs in
-            for seg in segs {
-                if hasContent && lineWidth + pendingSpace + seg.width > limit {
-                    close(segmentStart)
-                    if stop { return }
-                }
-                if needsEmergency && !hasContent && seg.width > limit {
-                    // Emergency break at grapheme clusters; each piece is a sum of clusters.
-                    let base = utf8.baseAddress.unsafelyUnwrapped
-                    let content = UnsafeRawBufferPointer(start: base + segmentStart, count: Int(seg.contentEnd) - segmentStart)
-                    var it = GraphemeBreakIterator(validUTF8: content)
-                    var a = 0
-                    var piece = 0.0
-                    var pieceHasCluster = false
-                    while let b = it.next() {
-                        let w = clusterWidth(base, segmentStart + a, segmentStart + b, style)
-                        if pieceHasCluster && piece + w > limit {
-                            lineWidth = piece
-                            close(segmentStart + a)
-                            if stop { return }
-                            piece = 0
-                        }
-                        piece += w
-                        pieceHasCluster = true
-                        a = b
-                    }
-                    lineWidth = piece
-                } else {
-                    lineWidth += pendingSpace + seg.width
-                }
-                pendingSpace = seg.whitespaceWidth
-                hasContent = true
-                if seg.isMandatory {
-                    close(Int(seg.end))
-                    if stop { return }
-                }
-                segmentStart = Int(seg.end)
+        for seg in segments {
+            let segWidth = Double(seg.width)
+            if hasContent && lineWidth + pendingSpace + segWidth > limit {
+                close(segmentStart)
+                if stop { break }
             }
-            if hasContent || lines.isEmpty || segs.last?.isMandatory == true { close(n) }
+            if needsEmergency && !hasContent && segWidth > limit {
+                // Emergency break at grapheme clusters; each piece is a sum of clusters.
+                let base = utf8.baseAddress.unsafelyUnwrapped
+                let content = UnsafeRawBufferPointer(start: base + segmentStart, count: contentEnd(base, segmentStart, seg.end) - segmentStart)
+                var it = GraphemeBreakIterator(validUTF8: content)
+                var a = 0
+                var piece = 0.0
+                var pieceHasCluster = false
+                while let b = it.next() {
+                    let w = clusterWidth(base, segmentStart + a, segmentStart + b, style)
+                    if pieceHasCluster && piece + w > limit {
+                        lineWidth = piece
+                        close(segmentStart + a)
+                        if stop { break }
+                        piece = 0
+                    }
+                    piece += w
+                    pieceHasCluster = true
+                    a = b
+                }
+                if stop { break }
+                lineWidth = piece
+            } else {
+                lineWidth += pendingSpace + segWidth
+            }
+            pendingSpace = Double(seg.whitespaceWidth)
+            hasContent = true
+            if seg.isMandatory {
+                close(seg.end)
+                if stop { break }
+            }
+            segmentStart = seg.end
         }
-        guard maxLines > 0, lines.count > maxLines else { return LineResult(lines: lines, isTruncated: false) }
-        lines.removeLast(lines.count - maxLines)
-        lines[maxLines - 1] = ellipsize(lines[maxLines - 1], prepared, utf8, style, limit: limit)
-        return LineResult(lines: lines, isTruncated: true)
+        if !stop && (hasContent || lineCount == 0 || segments.last?.isMandatory == true) { close(n) }
+        guard maxLines > 0, lineCount > maxLines else { return false }
+        caches.pointee.lines.removeLast(lineCount - maxLines)
+        caches.pointee.lines[maxLines - 1] = ellipsize(caches.pointee.lines[maxLines - 1], prepared, utf8, style, limit: limit)
+        return true
     }
 
     /// The last visible line shortened (from its end, at cluster boundaries) until its
     /// visible text plus the ellipsis fits `limit`.
-    private func ellipsize(_ line: TextLine, _ prepared: PreparedText, _ utf8: UnsafeRawBufferPointer, _ style: TextStyle, limit: Double) -> TextLine {
+    private func ellipsize(_ line: TextLine, _ prepared: PreparedTextView, _ utf8: UnsafeRawBufferPointer, _ style: TextStyle, limit: Double) -> TextLine {
         let ellipsis: Double = Self.ellipsisUTF8.withUnsafeBytes { e in
             let m = measureSegment(e.baseAddress.unsafelyUnwrapped, e.count, style)
             return m.width + m.whitespaceWidth
@@ -196,15 +269,16 @@ extension TextLayoutEngine {
         var lo = 0, hi = segs.count
         while lo < hi {
             let mid = (lo + hi) >> 1
-            if Int(segs[mid].end) <= ls { lo = mid + 1 } else { hi = mid }
+            if segs[mid].end <= ls { lo = mid + 1 } else { hi = mid }
         }
         // The full-line candidate: visible up to the content end of the line's last part.
+        guard let base else { return TextLine(range: ls..<ls, width: ellipsis, isEllipsized: true) }
         var visibleEnd = ls
         var j = lo
         while j < segs.count {
-            let s = j == 0 ? 0 : Int(segs[j - 1].end)
+            let s = j == 0 ? 0 : segs[j - 1].end
             if s >= le { break }
-            visibleEnd = max(visibleEnd, min(Int(segs[j].contentEnd), le))
+            visibleEnd = max(visibleEnd, min(contentEnd(base, s, segs[j].end), le))
             j += 1
         }
         if line.width + ellipsis <= limit {
@@ -212,35 +286,36 @@ extension TextLayoutEngine {
         }
         // Walk the line's clusters with the widths layout used; keep the last that fits.
         var best = (end: ls, width: ellipsis)
-        guard let base else { return TextLine(range: ls..<ls, width: ellipsis, isEllipsized: true) }
         var w = 0.0
         var pending = 0.0
         j = lo
         while j < segs.count {
             let seg = segs[j]
-            let s = j == 0 ? 0 : Int(segs[j - 1].end)
+            let s = j == 0 ? 0 : segs[j - 1].end
             if s >= le { break }
+            let segContentEnd = contentEnd(base, s, seg.end)
+            let segWidth = Double(seg.width)
             let from = max(s, ls)
-            let to = min(Int(seg.contentEnd), le)
-            let split = seg.width > limit
+            let to = min(segContentEnd, le)
+            let split = segWidth > limit
             let segmentBase = split ? 0.0 : w + pending
             var sum = 0.0
             if from < to {
-                let content = UnsafeRawBufferPointer(start: base + s, count: Int(seg.contentEnd) - s)
+                let content = UnsafeRawBufferPointer(start: base + s, count: segContentEnd - s)
                 var it = GraphemeBreakIterator(validUTF8: content)
                 var a = 0
                 while let b = it.next(), s + a < to {
                     if s + a >= from {
                         sum += clusterWidth(base, s + a, s + b, style)
-                        let fullSegment = !split && s + b == Int(seg.contentEnd)
-                        let candidate = fullSegment ? segmentBase + seg.width : segmentBase + sum
+                        let fullSegment = !split && s + b == segContentEnd
+                        let candidate = fullSegment ? segmentBase + segWidth : segmentBase + sum
                         if candidate + ellipsis <= limit { best = (s + b, candidate + ellipsis) }
                     }
                     a = b
                 }
             }
-            w = split ? sum : segmentBase + seg.width
-            pending = seg.whitespaceWidth
+            w = split ? sum : segmentBase + segWidth
+            pending = Double(seg.whitespaceWidth)
             j += 1
         }
         return TextLine(range: ls..<best.end, width: best.width, isEllipsized: true)

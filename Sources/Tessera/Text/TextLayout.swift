@@ -65,25 +65,31 @@ public final class TextLayoutEngine {
     public let shaper: any TextShaper
     public let configuration: Configuration
 
-    /// The mutable caches, behind a pointer: the engine is used by one thread at a time, and
-    /// reaching them through a pointer avoids dynamic exclusivity checks on every access.
+    /// The mutable caches and scratch buffers, behind a pointer: the engine is used by one
+    /// thread at a time, and reaching them through a pointer avoids dynamic exclusivity
+    /// checks on every access.
     struct Caches {
         var segmentCache: SegmentCache
-        var preparedCache: ClockCache<TextKey, PreparedText>
-        var lineCache: ClockCache<LineKey, LineResult>
+        var preparedCache: RecordCache<TextKey>
+        var lineCache: RecordCache<LineKey>
+        /// The segments of the text being prepared and the lines being broken.
+        var segments = ScratchBuffer<PreparedSegment>()
+        var lines = ScratchBuffer<TextLine>()
+        /// Segment hashes of the text being prepared.
+        var hashes = ScratchBuffer<UInt64>()
     }
 
-    private let caches: UnsafeMutablePointer<Caches>
+    let caches: UnsafeMutablePointer<Caches>
 
     var segmentCache: SegmentCache {
         _read { yield caches.pointee.segmentCache }
         _modify { yield &caches.pointee.segmentCache }
     }
-    var preparedCache: ClockCache<TextKey, PreparedText> {
+    var preparedCache: RecordCache<TextKey> {
         _read { yield caches.pointee.preparedCache }
         _modify { yield &caches.pointee.preparedCache }
     }
-    var lineCache: ClockCache<LineKey, LineResult> {
+    var lineCache: RecordCache<LineKey> {
         _read { yield caches.pointee.lineCache }
         _modify { yield &caches.pointee.lineCache }
     }
@@ -96,12 +102,17 @@ public final class TextLayoutEngine {
         caches = .allocate(capacity: 1)
         caches.initialize(to: Caches(
             segmentCache: SegmentCache(budget: configuration.segmentCacheBytes),
-            preparedCache: ClockCache(budget: configuration.preparedTextCacheBytes),
-            lineCache: ClockCache(budget: configuration.lineBreakCacheBytes)))
+            preparedCache: RecordCache(budget: configuration.preparedTextCacheBytes),
+            lineCache: RecordCache(budget: configuration.lineBreakCacheBytes)))
     }
 
     deinit {
         segmentCache.deallocate()
+        preparedCache.deallocate()
+        lineCache.deallocate()
+        caches.pointee.segments.deallocate()
+        caches.pointee.lines.deallocate()
+        caches.pointee.hashes.deallocate()
         caches.deinitialize(count: 1)
         caches.deallocate()
     }
@@ -148,9 +159,8 @@ public final class TextLayoutEngine {
     public func measure(utf8: UnsafeRawBufferPointer, style: TextStyle, width: Double, maxLines: Int = 0, includeLines: Bool = false) throws(TesseraError) -> TextMeasurement {
         try Self.validate(width: width, maxLines: maxLines)
         try validateUTF8Text(utf8)
-        guard utf8.count <= Int(UInt32.max) else { throw .capacityExceeded("text of \(utf8.count) bytes (limit \(UInt32.max))") }
-        let result = layout(validUTF8: utf8, style: style, width: width, maxLines: maxLines)
-        return TextMeasurement(metrics: metrics(result, style), lines: includeLines ? Array(result.lines) : [])
+        guard utf8.count <= Self.maximumTextBytes else { throw .capacityExceeded("text of \(utf8.count) bytes (limit \(Self.maximumTextBytes))") }
+        return layout(validUTF8: utf8, style: style, width: width, maxLines: maxLines, includeLines: includeLines)
     }
 
     /// Measures many texts: text `i` is `utf8[offsets[i]..<offsets[i + 1]]`, so `offsets`
@@ -172,7 +182,7 @@ public final class TextLayoutEngine {
         guard count > 0 else { return }
         for i in 0..<count {
             let lo = offsets[i], hi = offsets[i + 1]
-            guard lo >= 0, lo <= hi, hi <= utf8.count, hi - lo <= Int(UInt32.max) else { throw .invalidTextOffsets(row: i, slot: 0) }
+            guard lo >= 0, lo <= hi, hi <= utf8.count, hi - lo <= Self.maximumTextBytes else { throw .invalidTextOffsets(row: i, slot: 0) }
             if let bad = firstInvalidUTF8Byte(UnsafeRawBufferPointer(rebasing: utf8[lo..<hi])) {
                 throw .invalidUTF8(row: i, slot: 0, byteOffset: bad)
             }
@@ -207,7 +217,7 @@ public final class TextLayoutEngine {
     private func measureValidated(_ utf8: UnsafeRawBufferPointer, _ offsets: UnsafeBufferPointer<Int>, _ range: Range<Int>, _ style: TextStyle, _ width: Double, _ maxLines: Int, _ results: UnsafeMutableBufferPointer<TextMetrics>) {
         for i in range {
             let text = UnsafeRawBufferPointer(rebasing: utf8[offsets[i]..<offsets[i + 1]])
-            results[i] = metrics(layout(validUTF8: text, style: style, width: width, maxLines: maxLines), style)
+            results[i] = layout(validUTF8: text, style: style, width: width, maxLines: maxLines, includeLines: false).metrics
         }
     }
 
@@ -216,25 +226,85 @@ public final class TextLayoutEngine {
         guard maxLines >= 0 else { throw .invalidMaxLines(maxLines) }
     }
 
-    private func metrics(_ r: LineResult, _ style: TextStyle) -> TextMetrics {
-        TextMetrics(lineCount: r.lines.count, height: Double(r.lines.count) * style.lineHeight, width: r.widest, isTruncated: r.isTruncated)
-    }
+    /// The longest text (segment ends are 31-bit offsets).
+    static let maximumTextBytes = Int(Int32.max)
 
     /// The line-break cache, then the prepared-text cache, then preparation.
-    func layout(validUTF8 utf8: UnsafeRawBufferPointer, style: TextStyle, width: Double, maxLines: Int) -> LineResult {
+    @inline(__always)
+    func layout(validUTF8 utf8: UnsafeRawBufferPointer, style: TextStyle, width: Double, maxLines: Int, includeLines: Bool) -> TextMeasurement {
         let textKey = TextKey(utf8, style: style.identity)
-        let lineKey = LineKey(text: textKey, widthBits: width.bitPattern, maxLines: maxLines)
-        if lineCache.budget > 0, let hit = lineCache.lookup(lineKey) { return hit }
-        let prepared: PreparedText
-        if preparedCache.budget > 0, let hit = preparedCache.lookup(textKey) {
-            prepared = hit
-        } else {
-            prepared = prepare(utf8, style)
-            if preparedCache.budget > 0 { preparedCache.insert(textKey, prepared, cost: prepared.cost) }
+        let lineKey = LineKey(text: textKey, width: width, maxLines: maxLines)
+        if lineCache.isEnabled, let hit = lineCache.lookup(lineKey) {
+            return TextMeasurement(metrics: LineRecord.metrics(hit, lineHeight: style.lineHeight), lines: includeLines ? LineRecord.lines(hit) : [])
         }
-        let result = breakLines(prepared, utf8, style, width: width, maxLines: maxLines)
-        if lineCache.budget > 0 { lineCache.insert(lineKey, result, cost: result.cost) }
-        return result
+        let prepared: PreparedTextView
+        if preparedCache.isEnabled, let hit = preparedCache.lookup(textKey) {
+            prepared = PreparedTextView(record: hit)
+        } else {
+            let widest = prepare(utf8, style)
+            let segments = caches.pointee.segments.buffer
+            if preparedCache.isEnabled, let record = preparedCache.insert(textKey, payloadBytes: PreparedTextView.recordBytes(segments: segments.count)) {
+                PreparedTextView.write(segments, widest: widest, to: record)
+            }
+            prepared = PreparedTextView(segments: segments, widest: widest)
+        }
+        let isTruncated = breakLines(prepared, utf8, style, width: width, maxLines: maxLines)
+        let lines = caches.pointee.lines.buffer
+        var widest = 0.0
+        for line in lines { widest = max(widest, line.width) }
+        if lineCache.isEnabled, let record = lineCache.insert(lineKey, payloadBytes: LineRecord.bytes(lines: lines.count)) {
+            LineRecord.write(lines, isTruncated: isTruncated, widest: widest, to: record)
+        }
+        let metrics = TextMetrics(lineCount: lines.count, height: Double(lines.count) * style.lineHeight, width: widest, isTruncated: isTruncated)
+        return TextMeasurement(metrics: metrics, lines: includeLines ? Array(lines) : [])
+    }
+}
+
+/// A growable buffer reused across calls (no allocation once it is large enough).
+struct ScratchBuffer<Element> {
+    private var base: UnsafeMutablePointer<Element>? = nil
+    private var capacity = 0
+    private(set) var count = 0
+
+    var buffer: UnsafeBufferPointer<Element> { UnsafeBufferPointer(start: base, count: count) }
+
+    mutating func removeAll() { removeLast(count) }
+
+    @inline(__always)
+    mutating func append(_ element: Element) {
+        if count == capacity { grow() }
+        (base.unsafelyUnwrapped + count).initialize(to: element)
+        count += 1
+    }
+
+    @inline(__always)
+    subscript(i: Int) -> Element {
+        get { base.unsafelyUnwrapped[i] }
+        set { base.unsafelyUnwrapped[i] = newValue }
+    }
+
+    mutating func removeLast(_ k: Int) {
+        count -= k
+        base?.advanced(by: count).deinitialize(count: k)
+    }
+
+    private mutating func grow() {
+        let bigger = max(16, capacity * 2)
+        let new = UnsafeMutablePointer<Element>.allocate(capacity: bigger)
+        if let base {
+            new.moveInitialize(from: base, count: count)
+            base.deallocate()
+        }
+        base = new
+        capacity = bigger
+    }
+
+    mutating func deallocate() {
+        removeAll()
+        base?.deallocate()
+        base = nil
+        capacity = 0
+        count = 0
     }
 }
 
