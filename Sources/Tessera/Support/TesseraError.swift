@@ -51,6 +51,8 @@ public enum TesseraError: Error, Equatable, Sendable, CustomStringConvertible {
     case invalidLineHeight(Double)
     /// A letter spacing that is NaN or infinite (points; negative values are allowed).
     case invalidLetterSpacing(Double)
+    /// An id twice in one side of a diff; `side` is `"old"` or `"new"`.
+    case duplicateIDInDiff(UInt64, side: String)
 
     public var description: String {
         switch self {
@@ -77,6 +79,7 @@ public enum TesseraError: Error, Equatable, Sendable, CustomStringConvertible {
         case .invalidFontSize(let s): "invalid font size \(s) pt (must be finite and > 0)"
         case .invalidLineHeight(let h): "invalid line height \(h) pt (must be finite and > 0)"
         case .invalidLetterSpacing(let l): "invalid letter spacing \(l) pt (must be finite)"
+        case .duplicateIDInDiff(let id, let side): "row id \(id) appears more than once in the \(side) rows of a diff"
         }
     }
 }

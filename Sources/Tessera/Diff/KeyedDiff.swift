@@ -1,0 +1,302 @@
+import CJemalloc
+
+/// The change from an old list of rows to a new one, in the form UIKit's
+/// `performBatchUpdates` expects: every old index refers to the list before the batch,
+/// every new index to the list after it.
+///
+/// - `deletes`: old indexes of rows whose id is gone, ascending.
+/// - `inserts`: new indexes of rows whose id is new, ascending.
+/// - `moves`: surviving rows that change place relative to their neighbours, as
+///   (old index, new index), ascending by new index. Only rows outside one longest
+///   increasing subsequence are reported (see `KeyedDiffer`), so an insertion at the top
+///   moves nothing, and a block of k rows (say a group: header, rows, footer) moved past j
+///   other rows costs min(k, j) moves. Neither UIKit nor RecyclerView has a range move, so
+///   that is as small as either form allows.
+/// - `updates`: old indexes of surviving rows whose version changed, ascending. A row that
+///   moved and changed is in both `moves` and `updates`; UIKit rejects a reload of a moved
+///   row inside the batch, so hosts reconfigure by `updatedNewIndexes` after it.
+/// - `updatedNewIndexes`: the same rows as `updates` at their new indexes, ascending (so
+///   not paired element by element with `updates` when moves cross).
+public struct DiffBatch: Sendable, Equatable {
+    /// A surviving row that changes place: old index `from`, new index `to`.
+    public struct Move: Sendable, Equatable, Hashable {
+        public var from: Int
+        public var to: Int
+
+        public init(from: Int, to: Int) {
+            self.from = from
+            self.to = to
+        }
+    }
+
+    public internal(set) var oldCount: Int
+    public internal(set) var newCount: Int
+    public internal(set) var deletes: [Int]
+    public internal(set) var inserts: [Int]
+    public internal(set) var moves: [Move]
+    public internal(set) var updates: [Int]
+    public internal(set) var updatedNewIndexes: [Int]
+
+    /// True when old and new hold the same rows in the same order at the same versions.
+    public var isEmpty: Bool { deletes.isEmpty && inserts.isEmpty && moves.isEmpty && updates.isEmpty }
+
+    /// Checks sortedness, index ranges and counts (linear in the batch, not in the rows).
+    /// Compiled in only with `TESSERA_INVARIANTS`.
+    public func _checkInvariants() {
+        #if TESSERA_INVARIANTS
+        func ascending(_ a: [Int], below limit: Int, _ name: String) {
+            var previous = -1
+            for x in a {
+                precondition(x > previous && x < limit, "DiffBatch: \(name) not ascending in 0..<\(limit) at \(x)")
+                previous = x
+            }
+        }
+        ascending(deletes, below: oldCount, "deletes")
+        ascending(inserts, below: newCount, "inserts")
+        ascending(updates, below: oldCount, "updates")
+        ascending(updatedNewIndexes, below: newCount, "updatedNewIndexes")
+        ascending(moves.map(\.to), below: newCount, "move targets")
+        for m in moves { precondition(m.from >= 0 && m.from < oldCount, "DiffBatch: move source \(m.from) out of range") }
+        precondition(oldCount - deletes.count == newCount - inserts.count, "DiffBatch: survivor counts differ")
+        precondition(moves.count <= oldCount - deletes.count, "DiffBatch: more moves than survivors")
+        precondition(updates.count == updatedNewIndexes.count, "DiffBatch: update index lists differ in length")
+        #endif
+    }
+}
+
+/// One step of the change in the form RecyclerView's `notifyItemRange…` calls expect:
+/// applied one after another, each index refers to the list as it is at that moment.
+public enum DiffOperation: Sendable, Equatable, Hashable {
+    /// `notifyItemRangeRemoved(at, count)`.
+    case remove(at: Int, count: Int)
+    /// `notifyItemRangeInserted(at, count)`: the new rows at `at..<at + count`.
+    case insert(at: Int, count: Int)
+    /// `notifyItemMoved(from, to)`: remove the row at `from`, then insert it at `to` in
+    /// the shortened list, so `to` is its index once the move is done.
+    case move(from: Int, to: Int)
+    /// `notifyItemRangeChanged(at, count)`.
+    case change(at: Int, count: Int)
+}
+
+/// Keyed diff of two row lists, each given as parallel columns of ids and versions. Rows
+/// are matched by id (Heckel's idea, as IGListKit and DifferenceKit use it) through one
+/// flat open-addressing table, so a diff is linear in expected time; surviving rows keep
+/// their place when they belong to one longest increasing subsequence of new positions
+/// (taken in old order), and only the others are reported as moves.
+///
+/// Tie rule: of several longest subsequences the kept one is chosen from the back: its last
+/// row has the smallest new index any longest subsequence can end with, the row before it
+/// the smallest new index that can precede that one, and so on (patience sorting with
+/// predecessor links). For two swapped rows, the one that ends up first stays.
+///
+/// The differ owns its scratch (the table, the old↔new maps, the subsequence buffers) and
+/// reuses it, so a diff allocates only its result; scratch grows amortised and is kept
+/// until `releaseScratch()`. Not thread-safe: one differ per thread.
+public final class KeyedDiffer {
+    /// Rows per side; indexes and table tags are 32-bit.
+    public static let maximumRows = 1 << 30
+
+    /// Entries `fingerprint << 32 | tag`, 0 empty. The tag is `old + 1` for an old row and
+    /// `newOnlyBit | new` for a new row with no old match (kept to find its duplicates).
+    var table = DiffScratch<UInt64>()
+    var spareTable = DiffScratch<UInt64>()
+    /// New index of each old row, -1 if deleted.
+    var oldToNew = DiffScratch<Int32>()
+    /// Old index of each new row, -1 if inserted.
+    var newToOld = DiffScratch<Int32>()
+    /// One bit per old row: survives with a different version.
+    var changedBits = DiffScratch<UInt64>()
+    /// Subsequence predecessor of each surviving old row; -2 once it is known to stay.
+    var predecessor = DiffScratch<Int32>()
+    var tailRows = DiffScratch<Int32>()
+    var tailValues = DiffScratch<Int32>()
+    /// Sequential form: a Fenwick tree over old rows and a bit per moved old row.
+    var fenwick = DiffScratch<Int32>()
+    var movedBits = DiffScratch<UInt64>()
+
+    /// Keyed per differ so crafted ids cannot force long probe runs; results do not
+    /// depend on it.
+    let seed: UInt64
+
+    static let newOnlyBit: UInt64 = 0x8000_0000
+    static let stays: Int32 = -2
+
+    public init() {
+        var g = SystemRandomNumberGenerator()
+        seed = g.next()
+    }
+
+    /// Bytes of scratch the differ holds between calls.
+    public var allocatedBytes: Int {
+        table.allocatedBytes + spareTable.allocatedBytes + oldToNew.allocatedBytes + newToOld.allocatedBytes
+            + changedBits.allocatedBytes + predecessor.allocatedBytes + tailRows.allocatedBytes
+            + tailValues.allocatedBytes + fenwick.allocatedBytes + movedBits.allocatedBytes
+    }
+
+    /// Frees all scratch, for example after a one-off diff of a huge list.
+    public func releaseScratch() {
+        table.release(); spareTable.release(); oldToNew.release(); newToOld.release()
+        changedBits.release(); predecessor.release(); tailRows.release(); tailValues.release()
+        fenwick.release(); movedBits.release()
+    }
+
+    /// The batch that turns the old rows into the new ones. All or nothing: it throws,
+    /// before producing anything, `columnLengthMismatch` when ids and versions differ in
+    /// length, `capacityExceeded` over `maximumRows` a side, and `duplicateIDInDiff` for a
+    /// repeated id (the old side is checked first); the differ stays usable either way.
+    /// The buffers are only read during the call.
+    public func diff(
+        oldIDs: UnsafeBufferPointer<UInt64>, oldVersions: UnsafeBufferPointer<UInt64>,
+        newIDs: UnsafeBufferPointer<UInt64>, newVersions: UnsafeBufferPointer<UInt64>
+    ) throws(TesseraError) -> DiffBatch {
+        let n = oldIDs.count, m = newIDs.count
+        guard oldVersions.count == n else {
+            throw .columnLengthMismatch(column: "old versions", expected: n, actual: oldVersions.count)
+        }
+        guard newVersions.count == m else {
+            throw .columnLengthMismatch(column: "new versions", expected: m, actual: newVersions.count)
+        }
+        guard n <= Self.maximumRows, m <= Self.maximumRows else {
+            throw .capacityExceeded("diff of \(n) old and \(m) new rows (at most \(Self.maximumRows) a side)")
+        }
+        let survivors = try match(oldIDs, oldVersions, newIDs, newVersions)
+        let batch = makeBatch(oldCount: n, newCount: m, survivors: survivors)
+        batch._checkInvariants()
+        return batch
+    }
+
+    /// `diff` over arrays.
+    public func diff(
+        oldIDs: [UInt64], oldVersions: [UInt64], newIDs: [UInt64], newVersions: [UInt64]
+    ) throws(TesseraError) -> DiffBatch {
+        try oldIDs.withUnsafeBufferPointer { (oi) throws(TesseraError) in
+            try oldVersions.withUnsafeBufferPointer { (ov) throws(TesseraError) in
+                try newIDs.withUnsafeBufferPointer { (ni) throws(TesseraError) in
+                    try newVersions.withUnsafeBufferPointer { (nv) throws(TesseraError) in
+                        try diff(oldIDs: oi, oldVersions: ov, newIDs: ni, newVersions: nv)
+                    }
+                }
+            }
+        }
+    }
+
+    @inline(__always)
+    func fingerprint(_ id: UInt64) -> UInt64 { mix64(id ^ seed) >> 32 }
+
+    /// Smallest power of two with room for `rows` entries at load 2/3 or below.
+    static func tableCapacity(for rows: Int) -> Int {
+        var c = 16
+        while c < rows + rows / 2 { c <<= 1 }
+        return c
+    }
+
+    /// Fills `oldToNew`, `newToOld` and `changedBits`; returns the number of survivors.
+    /// The common prefix and suffix (same ids at the same distance from the ends) are paired
+    /// without probing; every old id is still hashed, which finds old duplicates, and a new
+    /// id that repeats one of the paired rows lands on an old entry already matched.
+    func match(
+        _ oldIDs: UnsafeBufferPointer<UInt64>, _ oldVersions: UnsafeBufferPointer<UInt64>,
+        _ newIDs: UnsafeBufferPointer<UInt64>, _ newVersions: UnsafeBufferPointer<UInt64>
+    ) throws(TesseraError) -> Int {
+        let n = oldIDs.count, m = newIDs.count
+        let o2n = oldToNew.reserve(n), n2o = newToOld.reserve(m)
+        let words = (n + 63) >> 6
+        let changed = changedBits.reserve(words)
+        o2n.update(repeating: -1, count: n)
+        changed.update(repeating: 0, count: words)
+
+        // Old rows into the table. Sized for the larger side: new-only rows join it too.
+        var capacity = Self.tableCapacity(for: max(n, m))
+        var t = table.reserve(capacity)
+        t.update(repeating: 0, count: capacity)
+        var mask = capacity - 1
+        for i in 0..<n {
+            if i + 16 < n { tess_prefetch(t + (Int(truncatingIfNeeded: fingerprint(oldIDs[i + 16])) & mask)) }
+            let id = oldIDs[i], fp = fingerprint(id)
+            var s = Int(truncatingIfNeeded: fp) & mask
+            while true {
+                let e = t[s]
+                if e == 0 { break }
+                if e >> 32 == fp, oldIDs[Int(truncatingIfNeeded: e & 0xFFFF_FFFF) - 1] == id {
+                    throw .duplicateIDInDiff(id, side: "old")
+                }
+                s = (s + 1) & mask
+            }
+            t[s] = fp << 32 | UInt64(i + 1)
+        }
+        var entries = n
+
+        @inline(__always)
+        func pair(_ i: Int, _ j: Int) {
+            o2n[i] = Int32(truncatingIfNeeded: j)
+            n2o[j] = Int32(truncatingIfNeeded: i)
+            if oldVersions[i] != newVersions[j] { changed[i >> 6] |= 1 << UInt64(i & 63) }
+        }
+
+        let limit = min(n, m)
+        var prefix = 0
+        while prefix < limit, oldIDs[prefix] == newIDs[prefix] { prefix += 1 }
+        var suffix = 0
+        while suffix < limit - prefix, oldIDs[n - 1 - suffix] == newIDs[m - 1 - suffix] { suffix += 1 }
+        for k in 0..<prefix { pair(k, k) }
+        for k in 0..<suffix { pair(n - 1 - k, m - 1 - k) }
+        var survivors = prefix + suffix
+
+        let end = m - suffix
+        let growAt = { (c: Int) in c - c / 5 }  // load 0.8
+        var threshold = growAt(capacity)
+        var j = prefix
+        while j < end {
+            if entries >= threshold {
+                capacity <<= 1
+                t = rehash(into: capacity, entries: t, count: capacity >> 1)
+                mask = capacity - 1
+                threshold = growAt(capacity)
+            }
+            if j + 16 < end { tess_prefetch(t + (Int(truncatingIfNeeded: fingerprint(newIDs[j + 16])) & mask)) }
+            let id = newIDs[j], fp = fingerprint(id)
+            var s = Int(truncatingIfNeeded: fp) & mask
+            while true {
+                let e = t[s]
+                if e == 0 {
+                    n2o[j] = -1
+                    t[s] = fp << 32 | Self.newOnlyBit | UInt64(j)
+                    entries += 1
+                    break
+                }
+                if e >> 32 == fp {
+                    let tag = e & 0xFFFF_FFFF
+                    if tag & Self.newOnlyBit == 0 {
+                        let i = Int(truncatingIfNeeded: tag) - 1
+                        if oldIDs[i] == id {
+                            if o2n[i] >= 0 { throw .duplicateIDInDiff(id, side: "new") }
+                            pair(i, j)
+                            survivors += 1
+                            break
+                        }
+                    } else if newIDs[Int(truncatingIfNeeded: tag & ~Self.newOnlyBit)] == id {
+                        throw .duplicateIDInDiff(id, side: "new")
+                    }
+                }
+                s = (s + 1) & mask
+            }
+            j += 1
+        }
+        return survivors
+    }
+
+    /// Moves every entry of `old` (`count` slots) into the spare table of `capacity` slots,
+    /// which then becomes the table. Homes come from the fingerprint alone, so no id is read.
+    func rehash(into capacity: Int, entries old: UnsafeMutablePointer<UInt64>, count: Int) -> UnsafeMutablePointer<UInt64> {
+        let t = spareTable.reserve(capacity)
+        t.update(repeating: 0, count: capacity)
+        let mask = capacity - 1
+        for k in 0..<count where old[k] != 0 {
+            var s = Int(truncatingIfNeeded: old[k] >> 32) & mask
+            while t[s] != 0 { s = (s + 1) & mask }
+            t[s] = old[k]
+        }
+        table.swapStorage(with: &spareTable)
+        return t
+    }
+}

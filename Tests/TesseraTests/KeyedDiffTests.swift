@@ -1,0 +1,478 @@
+import Testing
+@testable import Tessera
+
+/// Parallel id and version columns of one side of a diff.
+struct DiffRows: Equatable, CustomStringConvertible {
+    var ids: [UInt64] = []
+    var versions: [UInt64] = []
+
+    init() {}
+    init(ids: [UInt64], versions: [UInt64]) {
+        self.ids = ids
+        self.versions = versions
+    }
+    init(_ rows: [(id: UInt64, version: UInt64)]) {
+        ids = rows.map(\.id)
+        versions = rows.map(\.version)
+    }
+
+    var count: Int { ids.count }
+    var rows: [(id: UInt64, version: UInt64)] { (0..<count).map { (ids[$0], versions[$0]) } }
+    var description: String { "\(count) rows" }
+}
+
+/// Re-application models of both output forms and the independent checks, as the
+/// platforms define them; nothing here trusts the differ's own bookkeeping.
+enum DiffModel {
+    /// UIKit `performBatchUpdates`: deletes and move sources leave the old list, highest
+    /// old index first; inserts and move destinations enter it, lowest new index first
+    /// (inserted rows with their new content, moved rows with their old one); updated rows
+    /// then take their new version. Returns nil (after recording why) when the batch breaks
+    /// a rule UIKit enforces.
+    static func applyBatch(_ b: DiffBatch, old: DiffRows, new: DiffRows) -> DiffRows? {
+        guard b.oldCount == old.count, b.newCount == new.count else {
+            Issue.record("batch counts \(b.oldCount)/\(b.newCount) for \(old.count)/\(new.count) rows")
+            return nil
+        }
+        var sources = Set<Int>()
+        for i in b.deletes + b.moves.map(\.from) {
+            guard i >= 0, i < old.count, sources.insert(i).inserted else {
+                Issue.record("old index \(i) deleted or moved twice, or out of range")
+                return nil
+            }
+        }
+        let oldRows = old.rows
+        var list = oldRows
+        for i in sources.sorted(by: >) { list.remove(at: i) }
+        var incoming: [Int: (id: UInt64, version: UInt64)] = [:]
+        for j in b.inserts { incoming[j] = (new.ids[j], new.versions[j]) }
+        for mv in b.moves {
+            guard incoming[mv.to] == nil else {
+                Issue.record("new index \(mv.to) is the target of an insert and a move, or of two moves")
+                return nil
+            }
+            incoming[mv.to] = oldRows[mv.from]
+        }
+        for j in incoming.keys.sorted() {
+            guard j <= list.count else {
+                Issue.record("insert at \(j) past the end (\(list.count) rows)")
+                return nil
+            }
+            list.insert(incoming[j]!, at: j)
+        }
+        let newVersion = Dictionary(uniqueKeysWithValues: zip(new.ids, new.versions))
+        var position: [UInt64: Int] = [:]
+        for (p, r) in list.enumerated() { position[r.id] = p }
+        var updatedAt: [Int] = []
+        let deleted = Set(b.deletes)
+        for i in b.updates {
+            let id = old.ids[i]
+            guard !deleted.contains(i), let p = position[id],
+                let v = newVersion[id], v != old.versions[i]
+            else {
+                Issue.record("update of old row \(i) that is deleted or did not change")
+                return nil
+            }
+            list[p].version = v
+            updatedAt.append(p)
+        }
+        #expect(updatedAt.sorted() == b.updatedNewIndexes, "updatedNewIndexes are not the updated rows' new indexes")
+        return DiffRows(list)
+    }
+
+    /// RecyclerView: operations applied one by one to a list, each index checked against
+    /// the list as it is then. Inserted rows are placeholders, filled from `new` at the end
+    /// (and only where `new` holds a row the old list did not have); a change rebinds a row
+    /// to its new version.
+    static func applyOperations(_ ops: [DiffOperation], old: DiffRows, new: DiffRows) -> DiffRows? {
+        var list: [(id: UInt64, version: UInt64)?] = old.rows
+        let newVersion = Dictionary(uniqueKeysWithValues: zip(new.ids, new.versions))
+        var changed = Set<UInt64>()
+        for op in ops {
+            switch op {
+            case .remove(let at, let count):
+                guard count > 0, at >= 0, at + count <= list.count else { return fail(op, list.count) }
+                list.removeSubrange(at..<at + count)
+            case .insert(let at, let count):
+                guard count > 0, at >= 0, at <= list.count else { return fail(op, list.count) }
+                list.insert(contentsOf: repeatElement(nil, count: count), at: at)
+            case .move(let from, let to):
+                guard from >= 0, from < list.count, to >= 0, to < list.count, from != to else { return fail(op, list.count) }
+                let row = list.remove(at: from)
+                list.insert(row, at: to)
+            case .change(let at, let count):
+                guard count > 0, at >= 0, at + count <= list.count else { return fail(op, list.count) }
+                for p in at..<at + count {
+                    guard let row = list[p], let v = newVersion[row.id], v != row.version, changed.insert(row.id).inserted else {
+                        return fail(op, list.count)
+                    }
+                    list[p]!.version = v
+                }
+            }
+        }
+        guard list.count == new.count else {
+            Issue.record("operations leave \(list.count) rows, \(new.count) expected")
+            return nil
+        }
+        let oldIDs = Set(old.ids)
+        var result: [(id: UInt64, version: UInt64)] = []
+        for (j, row) in list.enumerated() {
+            if let row {
+                result.append(row)
+            } else {
+                guard !oldIDs.contains(new.ids[j]) else {
+                    Issue.record("inserted placeholder at \(j) where new holds old row \(new.ids[j])")
+                    return nil
+                }
+                result.append((new.ids[j], new.versions[j]))
+            }
+        }
+        return DiffRows(result)
+    }
+
+    static func fail(_ op: DiffOperation, _ count: Int) -> DiffRows? {
+        Issue.record("operation \(op) invalid on a list of \(count) rows")
+        return nil
+    }
+
+    /// The old indexes the differ should report as moved, by O(s²) dynamic programming:
+    /// the rows outside the longest increasing run of new indexes (in old order) chosen
+    /// from the back, each time at the smallest new index (the documented tie rule).
+    static func expectedMoved(old: DiffRows, new: DiffRows) -> (moved: Set<Int>, lisLength: Int) {
+        let newIndex = Dictionary(uniqueKeysWithValues: new.ids.enumerated().map { ($1, $0) })
+        let survivors = old.ids.indices.compactMap { i in newIndex[old.ids[i]].map { (old: i, value: $0) } }
+        let s = survivors.count
+        guard s > 0 else { return ([], 0) }
+        let value = survivors.map(\.value)
+        var ending = [Int](repeating: 1, count: s)
+        for k in 0..<s {
+            for p in 0..<k where value[p] < value[k] && ending[p] >= ending[k] { ending[k] = ending[p] + 1 }
+        }
+        let length = ending.max()!
+        /// The position with the smallest value among `0..<end` whose `ending` is `e`.
+        func smallest(before end: Int, ending e: Int) -> Int {
+            var best = -1
+            for p in 0..<end where ending[p] == e && (best < 0 || value[p] < value[best]) { best = p }
+            return best
+        }
+        var kept = Set<Int>()
+        var current = smallest(before: s, ending: length)
+        kept.insert(survivors[current].old)
+        while ending[current] > 1 {
+            current = smallest(before: current, ending: ending[current] - 1)
+            kept.insert(survivors[current].old)
+        }
+        return (Set(survivors.map(\.old)).subtracting(kept), length)
+    }
+
+    /// Everything the tests assert about one diff. Returns the batch for further checks.
+    @discardableResult
+    static func check(_ differ: KeyedDiffer, old: DiffRows, new: DiffRows, dynamicProgramming: Bool = true) throws -> DiffBatch {
+        let batch = try differ.diff(oldIDs: old.ids, oldVersions: old.versions, newIDs: new.ids, newVersions: new.versions)
+        batch._checkInvariants()
+        #expect(batch.deletes == batch.deletes.sorted() && batch.inserts == batch.inserts.sorted())
+        #expect(batch.updates == batch.updates.sorted() && batch.moves.map(\.to) == batch.moves.map(\.to).sorted())
+        #expect(applyBatch(batch, old: old, new: new) == new, "batch form does not re-apply")
+
+        let ops = differ.operations(for: batch)
+        #expect(applyOperations(ops, old: old, new: new) == new, "sequential form does not re-apply")
+        #expect(ops.filter { if case .move = $0 { true } else { false } }.count == batch.moves.count)
+        // Consecutive operations of one kind that could have been one range were merged.
+        for (a, b) in zip(ops, ops.dropFirst()) {
+            switch (a, b) {
+            case (.remove(let p, _), .remove(let q, let c)): #expect(q + c < p, "unmerged removes \(a), \(b)")
+            case (.insert(let p, let c), .insert(let q, _)): #expect(q > p + c, "unmerged inserts \(a), \(b)")
+            case (.change(let p, let c), .change(let q, _)): #expect(q > p + c, "unmerged changes \(a), \(b)")
+            default: break
+            }
+        }
+
+        let oldSet = Set(old.ids), newSet = Set(new.ids)
+        #expect(batch.deletes.count == old.ids.filter { !newSet.contains($0) }.count)
+        #expect(batch.inserts.count == new.ids.filter { !oldSet.contains($0) }.count)
+        if dynamicProgramming {
+            let expected = expectedMoved(old: old, new: new)
+            let survivors = old.count - batch.deletes.count
+            #expect(batch.moves.count == survivors - expected.lisLength, "moves are not minimal")
+            #expect(Set(batch.moves.map(\.from)) == expected.moved, "moved rows differ from the tie rule's")
+        }
+        return batch
+    }
+}
+
+/// Random old/new pairs: plain rows or groups (header, rows…, footer), edited by group
+/// moves, shuffles, deletes and inserts of whole groups, then row deletes, version
+/// updates, single moves, shuffled blocks, reversal and inserts.
+struct DiffPairGenerator {
+    var rng: SplitMix64
+    var ids: IDSource
+
+    init(seed: UInt64) {
+        rng = SplitMix64(seed: seed)
+        ids = IDSource(seed: seed)
+    }
+
+    mutating func row() -> (id: UInt64, version: UInt64) { (ids.next(), UInt64(rng.below(3))) }
+
+    mutating func group(grouped: Bool) -> [(id: UInt64, version: UInt64)] {
+        guard grouped else { return [row()] }
+        var g = [row()]
+        for _ in 0..<rng.int(0...8) { g.append(row()) }
+        g.append(row())
+        return g
+    }
+
+    mutating func shuffle<T>(_ a: inout [T]) {
+        guard a.count > 1 else { return }
+        for k in stride(from: a.count - 1, to: 0, by: -1) { a.swapAt(k, rng.below(k + 1)) }
+    }
+
+    mutating func pair() -> (old: DiffRows, new: DiffRows) {
+        let size = rng.chance(0.1) ? rng.pick([0, 1, 2, 3]) : rng.int(0...300)
+        let grouped = rng.chance(0.5)
+        var groups: [[(id: UInt64, version: UInt64)]] = []
+        var total = 0
+        while total < size {
+            let g = group(grouped: grouped)
+            total += g.count
+            groups.append(g)
+        }
+        let old = DiffRows(groups.flatMap { $0 })
+
+        if rng.chance(0.3) {
+            for _ in 0..<rng.int(1...3) where groups.count > 1 {
+                let g = groups.remove(at: rng.below(groups.count))
+                groups.insert(g, at: rng.below(groups.count + 1))
+            }
+        }
+        if rng.chance(0.05) { shuffle(&groups) }
+        if rng.chance(0.1), !groups.isEmpty { groups.remove(at: rng.below(groups.count)) }
+        if rng.chance(0.1) { groups.insert(group(grouped: true), at: rng.below(groups.count + 1)) }
+        var rows = groups.flatMap { $0 }
+
+        let pDelete = rng.pick([0, 0, 0.02, 0.1, 0.5, 1.0])
+        var kept: [(id: UInt64, version: UInt64)] = []
+        for r in rows where !rng.chance(pDelete) { kept.append(r) }
+        rows = kept
+        let pUpdate = rng.pick([0, 0, 0.05, 0.3, 1.0])
+        for k in rows.indices where rng.chance(pUpdate) { rows[k].version &+= UInt64(1 + rng.below(3)) }
+        if !rows.isEmpty {
+            for _ in 0..<rng.pick([0, 0, 1, 2, 5]) {
+                let r = rows.remove(at: rng.below(rows.count))
+                rows.insert(r, at: rng.below(rows.count + 1))
+            }
+        }
+        if rng.chance(0.15), rows.count > 2 {
+            var blocks: [[(id: UInt64, version: UInt64)]] = []
+            var start = 0
+            while start < rows.count {
+                let end = min(rows.count, start + rng.int(1...max(1, rows.count / 3)))
+                blocks.append(Array(rows[start..<end]))
+                start = end
+            }
+            shuffle(&blocks)
+            rows = blocks.flatMap { $0 }
+        }
+        if rng.chance(0.05) { rows.reverse() }
+        for _ in 0..<rng.pick([0, 0, 1, 3, 20]) { rows.insert(row(), at: rng.below(rows.count + 1)) }
+        return (old, DiffRows(rows))
+    }
+}
+
+@Suite struct KeyedDiffTests {
+    /// Thousands of random pairs through one reused differ; every tenth also through a
+    /// fresh one, which must agree (scratch from earlier diffs must not leak into results).
+    @Test(arguments: [1, 2, 3, 4] as [UInt64])
+    func randomPairsReapply(seed: UInt64) throws {
+        var gen = DiffPairGenerator(seed: seed)
+        let differ = KeyedDiffer()
+        for round in 0..<500 {
+            let (old, new) = gen.pair()
+            let batch = try DiffModel.check(differ, old: old, new: new)
+            if round % 10 == 0 {
+                let fresh = KeyedDiffer()
+                #expect(try fresh.diff(oldIDs: old.ids, oldVersions: old.versions, newIDs: new.ids, newVersions: new.versions) == batch)
+                #expect(batch.operations() == differ.operations(for: batch))
+            }
+        }
+    }
+
+    @Test func insertionAtTopMovesNothing() throws {
+        var ids = IDSource(seed: 10)
+        let old = DiffRows((0..<10_000).map { _ in (ids.next(), 0) })
+        var rows = old.rows
+        rows.insert((ids.next(), 0), at: 0)
+        let batch = try DiffModel.check(KeyedDiffer(), old: old, new: DiffRows(rows), dynamicProgramming: false)
+        #expect(batch.inserts == [0] && batch.deletes.isEmpty && batch.moves.isEmpty && batch.updates.isEmpty)
+        #expect(batch.operations() == [.insert(at: 0, count: 1)])
+    }
+
+    @Test func reversalMovesAllButOne() throws {
+        var ids = IDSource(seed: 11)
+        let differ = KeyedDiffer()
+        for n in [1, 2, 3, 10, 2_000] {
+            let old = DiffRows((0..<n).map { _ in (ids.next(), 0) })
+            let new = DiffRows(old.rows.reversed())
+            let batch = try DiffModel.check(differ, old: old, new: new, dynamicProgramming: n <= 10)
+            #expect(batch.moves.count == n - 1)
+            // The tie rule keeps the row that ends up first: the old last row.
+            #expect(!batch.moves.contains { $0.from == n - 1 })
+        }
+    }
+
+    @Test func swappedPairKeepsTheRowThatEndsUpFirst() throws {
+        let batch = try KeyedDiffer().diff(oldIDs: [1, 2], oldVersions: [0, 0], newIDs: [2, 1], newVersions: [0, 0])
+        #expect(batch.moves == [DiffBatch.Move(from: 0, to: 1)])
+        #expect(batch.operations() == [.move(from: 0, to: 1)])
+    }
+
+    @Test func emptySides() throws {
+        let differ = KeyedDiffer()
+        let rows = DiffRows(ids: [5, 6, 7], versions: [1, 2, 3])
+        let none = DiffRows()
+        let deleted = try DiffModel.check(differ, old: rows, new: none)
+        #expect(deleted.deletes == [0, 1, 2] && differ.operations(for: deleted) == [.remove(at: 0, count: 3)])
+        let inserted = try DiffModel.check(differ, old: none, new: rows)
+        #expect(inserted.inserts == [0, 1, 2] && differ.operations(for: inserted) == [.insert(at: 0, count: 3)])
+        let nothing = try DiffModel.check(differ, old: none, new: none)
+        #expect(nothing.isEmpty && differ.operations(for: nothing).isEmpty)
+        #expect(try DiffModel.check(differ, old: rows, new: rows).isEmpty)
+    }
+
+    @Test func versionChangesMergeIntoRanges() throws {
+        let ids: [UInt64] = Array(1...10)
+        let old = DiffRows(ids: ids, versions: Array(repeating: 0, count: 10))
+        var versions = old.versions
+        for k in [0, 1, 2, 5, 8, 9] { versions[k] = 7 }
+        let batch = try DiffModel.check(KeyedDiffer(), old: old, new: DiffRows(ids: ids, versions: versions))
+        #expect(batch.updates == [0, 1, 2, 5, 8, 9] && batch.updatedNewIndexes == [0, 1, 2, 5, 8, 9])
+        #expect(batch.operations() == [.change(at: 0, count: 3), .change(at: 5, count: 1), .change(at: 8, count: 2)])
+    }
+
+    @Test func movedAndChangedRowIsInMovesAndUpdates() throws {
+        // Row 1 goes to the end and changes.
+        let batch = try DiffModel.check(
+            KeyedDiffer(), old: DiffRows(ids: [1, 2, 3, 4], versions: [0, 0, 0, 0]),
+            new: DiffRows(ids: [2, 3, 4, 1], versions: [0, 0, 0, 9]))
+        #expect(batch.moves == [DiffBatch.Move(from: 0, to: 3)])
+        #expect(batch.updates == [0] && batch.updatedNewIndexes == [3])
+        #expect(batch.operations() == [.move(from: 0, to: 3), .change(at: 3, count: 1)])
+    }
+
+    @Test func removesFromTheBackAndInsertsInRuns() throws {
+        let old = DiffRows(ids: Array(1...10), versions: Array(repeating: 0, count: 10))
+        // Deletes 2,3 and 7; inserts 100,101 after 1 and 102 at the end.
+        let new = DiffRows(ids: [1, 100, 101, 4, 5, 6, 8, 9, 10, 102], versions: Array(repeating: 0, count: 10))
+        let batch = try DiffModel.check(KeyedDiffer(), old: old, new: new)
+        #expect(batch.deletes == [1, 2, 6] && batch.inserts == [1, 2, 9])
+        #expect(batch.operations() == [
+            .remove(at: 6, count: 1), .remove(at: 1, count: 2), .insert(at: 1, count: 2), .insert(at: 9, count: 1),
+        ])
+    }
+
+    /// [header, rows…, footer] groups: a group of k rows moved as a whole costs k moves when
+    /// it is the smaller side, and the rest otherwise; the sequential form has as many.
+    @Test(arguments: [(0, 5), (0, 9), (3, 0), (9, 2), (4, 7)] as [(Int, Int)])
+    func groupMovedAsAWhole(from: Int, to: Int) throws {
+        var ids = IDSource(seed: 12)
+        let sizes = [4, 7, 3, 12, 5, 6, 4, 9, 2, 8]
+        var groups = sizes.map { k in (0..<k).map { _ in (id: ids.next(), version: UInt64(0)) } }
+        let old = DiffRows(groups.flatMap { $0 })
+        let g = groups.remove(at: from)
+        groups.insert(g, at: to)
+        let new = DiffRows(groups.flatMap { $0 })
+        let batch = try DiffModel.check(KeyedDiffer(), old: old, new: new)
+        let k = sizes[from]
+        #expect(k < old.count - k)
+        #expect(batch.moves.count == k)
+        let start = sizes[..<from].reduce(0, +)
+        #expect(Set(batch.moves.map(\.from)) == Set(start..<start + k))
+    }
+
+    @Test func largeGroupMovedKeepsItAndMovesTheRest() throws {
+        let old = DiffRows(ids: Array(1...20), versions: Array(repeating: 0, count: 20))
+        // The block 1...15 moves behind 16...20: the five rows move instead.
+        let new = DiffRows(ids: Array(16...20) + Array(1...15), versions: Array(repeating: 0, count: 20))
+        let batch = try DiffModel.check(KeyedDiffer(), old: old, new: new)
+        #expect(batch.moves.count == 5 && Set(batch.moves.map(\.from)) == Set(15..<20))
+    }
+
+    @Test func duplicateIDsAreTypedErrors() {
+        let differ = KeyedDiffer()
+        func error(_ o: [UInt64], _ n: [UInt64]) -> TesseraError? {
+            thrownError {
+                _ = try differ.diff(
+                    oldIDs: o, oldVersions: o.map { _ in 0 }, newIDs: n, newVersions: n.map { _ in 0 })
+            }
+        }
+        #expect(error([1, 2, 1], [1, 2]) == .duplicateIDInDiff(1, side: "old"))
+        #expect(error([1, 2, 3], [1, 3, 3]) == .duplicateIDInDiff(3, side: "new"))  // repeats the suffix
+        #expect(error([1, 2, 3], [1, 2, 1, 3]) == .duplicateIDInDiff(1, side: "new"))  // repeats the prefix
+        #expect(error([1, 2, 3], [9, 4, 9]) == .duplicateIDInDiff(9, side: "new"))  // new-only twice
+        #expect(error([5, 5], [6, 6]) == .duplicateIDInDiff(5, side: "old"))  // old side first
+        #expect(error([], [0, 0]) == .duplicateIDInDiff(0, side: "new"))
+        // The differ is still sound after failures.
+        #expect((try? DiffModel.check(differ, old: DiffRows(ids: [1, 2], versions: [0, 0]), new: DiffRows(ids: [2, 1], versions: [0, 0]))) != nil)
+    }
+
+    @Test func lengthMismatchIsTypedError() {
+        let differ = KeyedDiffer()
+        #expect(throws: TesseraError.columnLengthMismatch(column: "old versions", expected: 2, actual: 1)) {
+            _ = try differ.diff(oldIDs: [1, 2], oldVersions: [0], newIDs: [1], newVersions: [0])
+        }
+        #expect(throws: TesseraError.columnLengthMismatch(column: "new versions", expected: 1, actual: 3)) {
+            _ = try differ.diff(oldIDs: [1, 2], oldVersions: [0, 0], newIDs: [1], newVersions: [0, 0, 0])
+        }
+        // Length is checked before duplicates.
+        #expect(throws: TesseraError.columnLengthMismatch(column: "old versions", expected: 2, actual: 0)) {
+            _ = try differ.diff(oldIDs: [1, 1], oldVersions: [], newIDs: [1], newVersions: [0])
+        }
+    }
+
+    /// All rows replaced: new-only rows fill the table past its load limit, so it grows
+    /// in the middle of the new side; duplicates must still be found across the growth.
+    @Test func completeReplacementGrowsTheTable() throws {
+        var ids = IDSource(seed: 13)
+        let differ = KeyedDiffer()
+        let old = DiffRows((0..<1_000).map { _ in (ids.next(), 0) })
+        let new = DiffRows((0..<1_000).map { _ in (ids.next(), 0) })
+        let batch = try DiffModel.check(differ, old: old, new: new, dynamicProgramming: false)
+        #expect(batch.deletes.count == 1_000 && batch.inserts.count == 1_000 && batch.moves.isEmpty)
+        #expect(batch.operations() == [.remove(at: 0, count: 1_000), .insert(at: 0, count: 1_000)])
+        var repeated = new.ids
+        repeated.append(new.ids[3])
+        #expect(throws: TesseraError.duplicateIDInDiff(new.ids[3], side: "new")) {
+            _ = try differ.diff(
+                oldIDs: old.ids, oldVersions: old.versions, newIDs: repeated,
+                newVersions: Array(repeating: 0, count: repeated.count))
+        }
+    }
+
+    /// A bigger list with scattered edits: the batch stays small, both forms re-apply, and
+    /// a second diff of the same size needs no more scratch.
+    @Test func largeListWithFewChanges() throws {
+        var gen = DiffPairGenerator(seed: 14)
+        let n = 100_000
+        let old = DiffRows((0..<n).map { _ in gen.row() })
+        var rows = old.rows
+        for _ in 0..<50 { rows.remove(at: gen.rng.below(rows.count)) }
+        for _ in 0..<50 { rows.insert(gen.row(), at: gen.rng.below(rows.count + 1)) }
+        for _ in 0..<50 {
+            let r = rows.remove(at: gen.rng.below(rows.count))
+            rows.insert(r, at: gen.rng.below(rows.count + 1))
+        }
+        for _ in 0..<50 { rows[gen.rng.below(rows.count)].version &+= 1 }
+        let new = DiffRows(rows)
+        let differ = KeyedDiffer()
+        let batch = try DiffModel.check(differ, old: old, new: new, dynamicProgramming: false)
+        #expect(batch.deletes.count == 50 && batch.inserts.count == 50)
+        #expect(batch.moves.count <= 50 && batch.updates.count <= 50)
+        let bytes = differ.allocatedBytes
+        _ = try differ.diff(oldIDs: new.ids, oldVersions: new.versions, newIDs: old.ids, newVersions: old.versions)
+        _ = differ.operations(for: batch)
+        #expect(differ.allocatedBytes == bytes)
+        differ.releaseScratch()
+        #expect(differ.allocatedBytes == 0)
+        #expect(try differ.diff(oldIDs: old.ids, oldVersions: old.versions, newIDs: new.ids, newVersions: new.versions) == batch)
+    }
+}
