@@ -3,8 +3,9 @@ import Tessera
 
 /// The text suite: Tessera's `TextLayoutEngine` and Pango (through the harness in
 /// `Benchmarks/pango`) lay out the same corpus with the same font files, size and widths in
-/// one run. Tessera: cold (empty caches), warm (the same width again) and at a new width
-/// (caches warm from the first); Pango: a first pass and a pass at the new width (it has no
+/// one run. Tessera: cold (empty caches), warm (the same width again), at a new width through
+/// the caches, and the prepare/layout split (texts prepared once, then laid out at the new
+/// width by arithmetic: `relayout_new_width`); Pango: a first pass and a pass at the new width (it has no
 /// cache, so a warm pass would cost it the first pass again). Agreement is the share of
 /// strings whose line count equals Pango's at the first width.
 struct TextSuite {
@@ -51,9 +52,33 @@ struct TextSuite {
         }
         let cold = try timed("cold at \(c.width) pt", c.width, &first)
         let warm = try timed("warm at \(c.width) pt", c.width, &again)
-        let relayout = try timed("at \(c.width2) pt", c.width2, &second)
+        let relayoutCached = try timed("through the caches at \(c.width2) pt", c.width2, &second)
         guard first == again else { throw SuiteFailure("a warm pass gave other results than the cold one") }
         let statistics = engine.statistics
+
+        // The prepare/layout split: segment widths kept per text, a new width is arithmetic.
+        progress.begin("Tessera: preparing \(c.strings) texts")
+        var start = MonotonicClock.now()
+        let prepared = try rows.utf8.withUnsafeBytes { bytes in
+            try rows.offsets.withUnsafeBufferPointer { try engine.prepare(texts: bytes, offsets: $0, style: style, threads: c.threads) }
+        }
+        let prepare = Double(MonotonicClock.now() &- start) / Double(c.strings)
+        progress.end()
+        var preparedFirst = first, preparedSecond = first
+        func layout(_ width: Double, _ out: inout [TextMetrics]) throws -> Double {
+            progress.begin("Tessera: prepared texts at \(width) pt")
+            defer { progress.end() }
+            start = MonotonicClock.now()
+            try out.withUnsafeMutableBufferPointer { (buffer) throws(TesseraError) in
+                try engine.layout(prepared, width: width, into: buffer, threads: c.threads)
+            }
+            return Double(MonotonicClock.now() &- start) / Double(c.strings)
+        }
+        _ = try layout(c.width, &preparedFirst)
+        let relayout = try layout(c.width2, &preparedSecond)
+        guard preparedFirst == first, preparedSecond == second else {
+            throw SuiteFailure("prepared texts gave other results than measure")
+        }
 
         progress.begin("Pango: two passes over \(c.strings) strings")
         let pango = try Pango.run(harness: c.pangoHarness, corpus: corpus, configuration: c)
@@ -79,6 +104,10 @@ struct TextSuite {
                         target: nil, operations: n, peerOperations: n),
             TimedResult(name: "relayout_new_width", unit: "ns/string", value: relayout, peerValue: pango.secondNanos,
                         target: .speedupAtLeast(1000), operations: n, peerOperations: n),
+            TimedResult(name: "relayout_new_width_cached", unit: "ns/string", value: relayoutCached, peerValue: pango.secondNanos,
+                        target: nil, operations: n, peerOperations: n),
+            TimedResult(name: "prepare_texts", unit: "ns/string", value: prepare, peerValue: pango.firstNanos,
+                        target: nil, operations: n, peerOperations: n),
         ]
         return TextReport(
             configuration: c, results: results,
@@ -87,7 +116,7 @@ struct TextSuite {
             agreementByGroup: ScriptGroup.allCases.compactMap { g in
                 byGroup[g].map { (g.rawValue, 100 * Double($0.same) / Double($0.total), $0.total) }
             },
-            statistics: statistics, pangoVersion: pango.version)
+            statistics: statistics, preparedBytes: prepared.bytes, pangoVersion: pango.version)
     }
 }
 
@@ -152,6 +181,7 @@ struct TextReport {
     /// Per script group: name, percent agreeing, strings.
     var agreementByGroup: [(group: String, percent: Double, strings: Int)]
     var statistics: TextLayoutStatistics
+    var preparedBytes: Int
     var pangoVersion: String
 
     static let suite = "text"
@@ -170,6 +200,7 @@ struct TextReport {
         print()
         print("strings: \(c.strings), seed: \(c.seed), Roboto \(Report.number(c.size)) pt with Droid Sans Fallback and Noto Color Emoji, widths \(Report.number(c.width)) then \(Report.number(c.width2)) pt, threads: \(c.threads), peer: \(peerName) (the same strings and fonts, same run)")
         print(statistics)
+        print("prepared texts: \(preparedBytes) bytes (\(Report.number(Double(preparedBytes) / Double(c.strings))) per string, text copy included)")
     }
 
     func json() -> String {
@@ -188,7 +219,7 @@ struct TextReport {
             "{\"hits\": \(x.hits), \"misses\": \(x.misses), \"evictions\": \(x.evictions), \"entries\": \(x.entries), \"bytes\": \(x.bytes), \"budget\": \(x.budget)}"
         }
         out += "], \"memory\": {\"bytes_per_row\": \(Report.json(Double(s.segments.bytes + s.preparedTexts.bytes + s.lineBreaks.bytes) / Double(c.strings))), "
-        out += "\"caches\": {\"segments\": \(cache(s.segments)), \"prepared_texts\": \(cache(s.preparedTexts)), \"line_breaks\": \(cache(s.lineBreaks))}}, "
+        out += "\"caches\": {\"segments\": \(cache(s.segments)), \"prepared_texts\": \(cache(s.preparedTexts)), \"line_breaks\": \(cache(s.lineBreaks))}, \"prepared_texts_bytes\": \(preparedBytes)}, "
         out += "\"size_pt\": \(Report.json(c.size)), \"width_pt\": \(Report.json(c.width)), \"width2_pt\": \(Report.json(c.width2)), \"threads\": \(c.threads)}"
         return out
     }

@@ -488,3 +488,62 @@ func expectSameLayout(_ m: TextMeasurement, _ ref: (lines: [TextLine], truncated
         #expect(TesseraError.invalidMaxLines(-3).description.contains("-3"))
     }
 }
+
+@Suite struct PreparedTextsTests {
+    /// Prepared texts laid out at many widths and line limits give exactly what `measure`
+    /// gives (an uncached engine, so nothing is shared), lines included, on any thread count.
+    @Test func layoutMatchesMeasure() throws {
+        var rng = SplitMix64(seed: 0x9E9A)
+        let style = try TextStyle(fonts: LayoutFonts.chain, size: 13)
+        var rows = RowText(slotsPerRow: 1)
+        var texts: [String] = []
+        for i in 0..<400 {
+            // Long words force emergency breaks at narrow widths; some texts end in a newline.
+            var t = LayoutCorpus.text(&rng, words: rng.int(0...12))
+            if i % 17 == 0 { t += "Donaudampfschifffahrtsgesellschaftskapitän" }
+            if i % 23 == 0 { t += "\n" }
+            texts.append(t)
+            rows.append([t])
+        }
+        let reference = TextLayoutEngine(configuration: .uncached)
+        for threads in [1, 3] {
+            let engine = TextLayoutEngine()
+            let prepared = try rows.utf8.withUnsafeBytes { bytes in
+                try rows.offsets.withUnsafeBufferPointer { try engine.prepare(texts: bytes, offsets: $0, style: style, threads: threads) }
+            }
+            #expect(prepared.count == texts.count && prepared.bytes > 0)
+            for (width, maxLines) in [(300.0, 0), (120, 2), (40, 1), (9, 0), (75, 3)] {
+                var out = [TextMetrics](repeating: TextMetrics(), count: texts.count)
+                try out.withUnsafeMutableBufferPointer { try engine.layout(prepared, width: width, maxLines: maxLines, into: $0, threads: threads) }
+                for i in texts.indices {
+                    let expected = try reference.measure(texts[i], style: style, width: width, maxLines: maxLines, includeLines: true)
+                    #expect(out[i] == expected.metrics, "text \(i) at \(width)/\(maxLines)")
+                    let single = try engine.layout(prepared, text: i, width: width, maxLines: maxLines, includeLines: true)
+                    #expect(single == expected, "text \(i) at \(width)/\(maxLines)")
+                }
+            }
+        }
+    }
+
+    @Test func badInputThrowsAndPreparesNothing() throws {
+        let style = try TextStyle(fonts: LayoutFonts.chain, size: 13)
+        let engine = TextLayoutEngine()
+        let before = engine.statistics
+        let bytes: [UInt8] = Array("ok".utf8) + [0xC3]
+        #expect(throws: TesseraError.invalidUTF8(row: 1, slot: 0, byteOffset: 0)) {
+            _ = try bytes.withUnsafeBytes { b in try [0, 2, 3].withUnsafeBufferPointer { try engine.prepare(texts: b, offsets: $0, style: style) } }
+        }
+        #expect(throws: TesseraError.invalidTextOffsets(row: 0, slot: 0)) {
+            _ = try bytes.withUnsafeBytes { b in try [0, 9].withUnsafeBufferPointer { try engine.prepare(texts: b, offsets: $0, style: style) } }
+        }
+        #expect(engine.statistics == before)
+        let prepared = try bytes.withUnsafeBytes { b in try [0, 2].withUnsafeBufferPointer { try engine.prepare(texts: b, offsets: $0, style: style) } }
+        var out = [TextMetrics](repeating: TextMetrics(), count: 1)
+        #expect(throws: TesseraError.invalidTextWidth(0)) { try out.withUnsafeMutableBufferPointer { try engine.layout(prepared, width: 0, into: $0) } }
+        #expect(throws: TesseraError.invalidMaxLines(-1)) { try out.withUnsafeMutableBufferPointer { try engine.layout(prepared, width: 10, maxLines: -1, into: $0) } }
+        var none: [TextMetrics] = []
+        #expect(throws: TesseraError.bufferTooSmall(needed: 1, capacity: 0)) { try none.withUnsafeMutableBufferPointer { try engine.layout(prepared, width: 10, into: $0) } }
+        #expect(throws: TesseraError.rowOutOfBounds(index: 1, count: 1)) { _ = try engine.layout(prepared, text: 1, width: 10) }
+        #expect(out == [TextMetrics()])
+    }
+}

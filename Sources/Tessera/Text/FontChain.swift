@@ -63,6 +63,9 @@ public final class FontChain: Sendable {
         let n = utf8.count
         guard n > 0, let base = utf8.baseAddress else { return 0 }
         let p = base.assumingMemoryBound(to: UInt8.self)
+        // Most scalars are in the primary face: ask its map first, held once here rather
+        // than through the array (whose elements would be retained and released per scalar).
+        let primary = fonts[0].characterMap
         var clusters = GraphemeBreakIterator(validUTF8: utf8)
         var clusterEnd = 0
         var clusterCount = 0
@@ -81,10 +84,10 @@ public final class FontChain: Sendable {
                 if ignorable && runFace >= 0 {
                     face = runFace
                 } else {
-                    face = faceIndex(forValue: v)
+                    face = primary.glyph(v) != 0 ? 0 : faceIndex(forValue: v)
                 }
                 clusterFace = face
-            } else if ignorable || fonts[clusterFace].characterMap.glyph(v) != 0 {
+            } else if ignorable || (clusterFace == 0 ? primary.glyph(v) : fonts[clusterFace].characterMap.glyph(v)) != 0 {
                 face = clusterFace
             } else {
                 face = faceIndex(forValue: v)

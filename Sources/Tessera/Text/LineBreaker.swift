@@ -123,15 +123,17 @@ struct LineBreakIterator: IteratorProtocol {
             // A run of ASCII letters after a letter, or of ASCII digits after a digit:
             // LB28 and LB25 prohibit every break in it (as decide's fast paths do), and it
             // leaves the context one such scalar leaves.
-            if start > 0 && lastScalar == last && p[start] < 0x80 {
-                let b = p[start]
-                if last.isIn(Self.alphabetic) && isASCIILetter(b) {
-                    position = skip(p, from: start + 1, while: isASCIILetter)
-                    lastScalar = .AL
-                    startUnit(.AL, Self.plain(.AL))
-                    continue
+            if start > 0 && lastScalar == last {
+                if last.isIn(Self.alphabetic) {
+                    let end = alphabeticRunEnd(p, from: start)
+                    if end > start {
+                        position = end
+                        lastScalar = .AL
+                        startUnit(.AL, Self.plain(.AL))
+                        continue
+                    }
                 }
-                if last == .NU && isASCIIDigit(b) {
+                if last == .NU && isASCIIDigit(p[start]) {
                     position = skip(p, from: start + 1, while: isASCIIDigit)
                     lastScalar = .NU
                     startUnit(.NU, Self.plain(.NU))
@@ -177,6 +179,29 @@ struct LineBreakIterator: IteratorProtocol {
     private enum Decision { case prohibited, allowed, mandatory }
 
     @inline(__always) private static func plain(_ cls: LineBreakClass) -> LineBreakProperties { LineBreakProperties(cls.rawValue) }
+
+    /// The end of the run from `i` of ASCII letters and two-byte scalars of class AL with
+    /// no East Asian width or pictographic flag (Latin-1, Latin Extended, Greek, Cyrillic
+    /// letters): the scalars LB28 keeps together after a letter.
+    @inline(__always)
+    private func alphabeticRunEnd(_ p: UnsafePointer<UInt8>, from i: Int) -> Int {
+        var i = i
+        while i < count {
+            let b = p[i]
+            if b < 0x80 {
+                guard isASCIILetter(b) else { break }
+                i += 1
+            } else if b < 0xE0 && i + 1 < count {
+                // A lead byte below 0xE0 in valid UTF-8 starts a two-byte sequence.
+                let v = UInt32(b & 0x1F) << 6 | UInt32(p[i + 1] & 0x3F)
+                guard table.value(v) == LineBreakClass.AL.rawValue else { break }
+                i += 2
+            } else {
+                break
+            }
+        }
+        return i
+    }
 
     @inline(__always)
     private func skip(_ p: UnsafePointer<UInt8>, from i: Int, while test: (UInt8) -> Bool) -> Int {

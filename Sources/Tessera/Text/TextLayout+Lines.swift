@@ -178,6 +178,21 @@ extension TextLayoutEngine {
     /// Width of the cluster `[a, b)` of `utf8` (content or space).
     @inline(__always)
     private func clusterWidth(_ base: UnsafeRawPointer, _ a: Int, _ b: Int, _ style: TextStyle) -> Double {
+        // One ASCII byte (the clusters of URLs, e-mail addresses and codes that need
+        // emergency breaks): from a 128-entry table of the segment cache's answers, kept
+        // for the last style used.
+        let byte = base.load(fromByteOffset: a, as: UInt8.self)
+        if b - a == 1 && byte < 0x80 && segmentCache.isEnabled {
+            if caches.pointee.asciiStyle != style.identity {
+                caches.pointee.asciiStyle = style.identity
+                caches.pointee.asciiWidths.update(repeating: .nan, count: 128)
+            }
+            let known = caches.pointee.asciiWidths[Int(byte)]
+            if !known.isNaN { return known }
+            let m = measureSegment(base + a, 1, style)
+            caches.pointee.asciiWidths[Int(byte)] = m.width + m.whitespaceWidth
+            return m.width + m.whitespaceWidth
+        }
         let m = measureSegment(base + a, b - a, style)
         return m.width + m.whitespaceWidth
     }
@@ -187,6 +202,11 @@ extension TextLayoutEngine {
     /// Breaks a prepared text into the line scratch buffer; returns whether it was truncated.
     func breakLines(_ prepared: PreparedTextView, _ utf8: UnsafeRawBufferPointer, _ style: TextStyle, width: Double, maxLines: Int) -> Bool {
         let limit = width + Self.widthTolerance
+        if prepared.widestSegment <= limit {
+            guard breakLinesWithoutEmergency(prepared.segments, textLength: utf8.count, limit: limit, maxLines: maxLines) else { return false }
+            caches.pointee.lines[maxLines - 1] = ellipsize(caches.pointee.lines[maxLines - 1], prepared, utf8, style, limit: limit)
+            return true
+        }
         let n = utf8.count
         caches.pointee.lines.removeAll()
         var lineCount = 0
@@ -253,6 +273,56 @@ extension TextLayoutEngine {
         caches.pointee.lines.removeLast(lineCount - maxLines)
         caches.pointee.lines[maxLines - 1] = ellipsize(caches.pointee.lines[maxLines - 1], prepared, utf8, style, limit: limit)
         return true
+    }
+
+    /// `breakLines` when every segment fits the line (the common case): the same greedy
+    /// fill, as one tight loop over the segments writing lines straight into the scratch.
+    /// Returns whether the text was cut after `maxLines` lines (the last kept line is then
+    /// still to be ellipsized).
+    private func breakLinesWithoutEmergency(_ segments: UnsafeBufferPointer<PreparedSegment>, textLength: Int, limit: Double, maxLines: Int) -> Bool {
+        // At most one line per segment plus a last empty line.
+        let out = caches.pointee.lines.prepareForWriting(capacity: segments.count + 1)
+        let lineLimit = maxLines > 0 ? maxLines : Int.max
+        var count = 0
+        var lineStart = 0
+        var lineWidth = 0.0
+        var pendingSpace = 0.0
+        var hasContent = false
+        var segmentStart = 0
+        var truncated = false
+        for i in 0..<segments.count {
+            let seg = segments[i]
+            let w = Double(seg.width)
+            if hasContent && lineWidth + pendingSpace + w > limit {
+                (out + count).initialize(to: TextLine(range: lineStart..<segmentStart, width: lineWidth))
+                count += 1
+                if count > lineLimit { truncated = true; break }
+                lineStart = segmentStart
+                lineWidth = w
+            } else {
+                lineWidth += pendingSpace + w
+            }
+            pendingSpace = Double(seg.whitespaceWidth)
+            hasContent = true
+            segmentStart = seg.end
+            if seg.isMandatory {
+                (out + count).initialize(to: TextLine(range: lineStart..<segmentStart, width: lineWidth))
+                count += 1
+                if count > lineLimit { truncated = true; break }
+                lineStart = segmentStart
+                lineWidth = 0
+                pendingSpace = 0
+                hasContent = false
+            }
+        }
+        if !truncated && (hasContent || count == 0 || segments.last?.isMandatory == true) {
+            (out + count).initialize(to: TextLine(range: lineStart..<textLength, width: lineWidth))
+            count += 1
+            truncated = count > lineLimit
+        }
+        caches.pointee.lines.finishWriting(count: count)
+        if truncated { caches.pointee.lines.removeLast(count - maxLines) }
+        return truncated
     }
 
     /// The last visible line shortened (from its end, at cluster boundaries) until its

@@ -77,6 +77,13 @@ public final class TextLayoutEngine {
         var lines = ScratchBuffer<TextLine>()
         /// Segment hashes of the text being prepared.
         var hashes = ScratchBuffer<UInt64>()
+        /// Widths of one-byte ASCII clusters in the style `asciiStyle` (NaN: not known yet).
+        var asciiStyle: UInt64 = 0
+        let asciiWidths: UnsafeMutablePointer<Double> = {
+            let p = UnsafeMutablePointer<Double>.allocate(capacity: 128)
+            p.initialize(repeating: .nan, count: 128)
+            return p
+        }()
     }
 
     let caches: UnsafeMutablePointer<Caches>
@@ -113,6 +120,7 @@ public final class TextLayoutEngine {
         caches.pointee.segments.deallocate()
         caches.pointee.lines.deallocate()
         caches.pointee.hashes.deallocate()
+        caches.pointee.asciiWidths.deallocate()
         caches.deinitialize(count: 1)
         caches.deallocate()
     }
@@ -126,6 +134,8 @@ public final class TextLayoutEngine {
     /// Empties every cache (statistics counters other than entries and bytes are kept).
     public func removeAllCachedResults() {
         segmentCache.deallocate()
+        caches.pointee.asciiStyle = 0
+        caches.pointee.asciiWidths.update(repeating: .nan, count: 128)
         preparedCache.removeAll()
         lineCache.removeAll()
         helpers.forEach { $0.removeAllCachedResults() }
@@ -180,20 +190,13 @@ public final class TextLayoutEngine {
         let count = max(0, offsets.count - 1)
         guard results.count >= count else { throw .bufferTooSmall(needed: count, capacity: results.count) }
         guard count > 0 else { return }
-        for i in 0..<count {
-            let lo = offsets[i], hi = offsets[i + 1]
-            guard lo >= 0, lo <= hi, hi <= utf8.count, hi - lo <= Self.maximumTextBytes else { throw .invalidTextOffsets(row: i, slot: 0) }
-            if let bad = firstInvalidUTF8Byte(UnsafeRawBufferPointer(rebasing: utf8[lo..<hi])) {
-                throw .invalidUTF8(row: i, slot: 0, byteOffset: bad)
-            }
-        }
+        try Self.validate(texts: utf8, offsets: offsets, count: count)
         let parts = max(1, min(threads, count))
         if parts == 1 {
             measureValidated(utf8, offsets, 0..<count, style, width, maxLines, results)
             return
         }
-        while helpers.count < parts - 1 { helpers.append(TextLayoutEngine(shaper: shaper, configuration: configuration)) }
-        let engines = UncheckedSendable(value: [self] + helpers.prefix(parts - 1))
+        let engines = UncheckedSendable(value: helperEngines(parts))
         let input = UncheckedSendable(value: (utf8, offsets, results))
         DispatchQueue.concurrentPerform(iterations: parts) { part in
             let lo = count * part / parts, hi = count * (part + 1) / parts
@@ -219,6 +222,23 @@ public final class TextLayoutEngine {
             let text = UnsafeRawBufferPointer(rebasing: utf8[offsets[i]..<offsets[i + 1]])
             results[i] = layout(validUTF8: text, style: style, width: width, maxLines: maxLines, includeLines: false).metrics
         }
+    }
+
+    /// Checks the offsets and the UTF-8 of every text of a bulk call.
+    static func validate(texts utf8: UnsafeRawBufferPointer, offsets: UnsafeBufferPointer<Int>, count: Int) throws(TesseraError) {
+        for i in 0..<count {
+            let lo = offsets[i], hi = offsets[i + 1]
+            guard lo >= 0, lo <= hi, hi <= utf8.count, hi - lo <= Self.maximumTextBytes else { throw .invalidTextOffsets(row: i, slot: 0) }
+            if let bad = firstInvalidUTF8Byte(UnsafeRawBufferPointer(rebasing: utf8[lo..<hi])) {
+                throw .invalidUTF8(row: i, slot: 0, byteOffset: bad)
+            }
+        }
+    }
+
+    /// This engine and `parts - 1` helpers (created on first use and kept).
+    func helperEngines(_ parts: Int) -> [TextLayoutEngine] {
+        while helpers.count < parts - 1 { helpers.append(TextLayoutEngine(shaper: shaper, configuration: configuration)) }
+        return [self] + helpers.prefix(parts - 1)
     }
 
     static func validate(width: Double, maxLines: Int) throws(TesseraError) {
@@ -282,6 +302,21 @@ struct ScratchBuffer<Element> {
         get { base.unsafelyUnwrapped[i] }
         set { base.unsafelyUnwrapped[i] = newValue }
     }
+
+    /// Empties the buffer and returns room for `capacity` elements to initialize in order;
+    /// `finishWriting(count:)` then says how many were.
+    mutating func prepareForWriting(capacity: Int) -> UnsafeMutablePointer<Element> {
+        removeAll()
+        if capacity > self.capacity {
+            base?.deallocate()
+            let bigger = max(16, capacity, self.capacity * 2)
+            base = .allocate(capacity: bigger)
+            self.capacity = bigger
+        }
+        return base.unsafelyUnwrapped
+    }
+
+    mutating func finishWriting(count: Int) { self.count = count }
 
     mutating func removeLast(_ k: Int) {
         count -= k

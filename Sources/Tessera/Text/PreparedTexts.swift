@@ -1,0 +1,180 @@
+import Dispatch
+
+/// Many texts prepared once in one style, to be laid out again at any width or line limit
+/// by arithmetic over their segment widths alone (pretext's prepare/layout split): no
+/// hashing, no cache lookup and no UTF-8 validation per text on that path. The bytes are
+/// kept (a copy) for the rare layouts that need them: a segment wider than the line
+/// (emergency break) and a truncated last line (ellipsis).
+///
+/// Storage is columnar: all segments of all texts in one array (12 bytes each), the texts'
+/// first segment indexes, their widest segments and byte offsets. Immutable once made, so
+/// it may be read by any number of threads.
+public final class PreparedTexts: @unchecked Sendable {
+    public let style: TextStyle
+    let utf8: ContiguousArray<UInt8>
+    /// `count + 1` byte offsets into `utf8`.
+    let textOffsets: ContiguousArray<Int>
+    /// `count + 1` indexes into `segments`.
+    let segmentOffsets: ContiguousArray<Int>
+    let segments: ContiguousArray<PreparedSegment>
+    let widest: ContiguousArray<Float>
+
+    init(style: TextStyle, utf8: ContiguousArray<UInt8>, textOffsets: ContiguousArray<Int>, segmentOffsets: ContiguousArray<Int>, segments: ContiguousArray<PreparedSegment>, widest: ContiguousArray<Float>) {
+        self.style = style
+        self.utf8 = utf8
+        self.textOffsets = textOffsets
+        self.segmentOffsets = segmentOffsets
+        self.segments = segments
+        self.widest = widest
+    }
+
+    /// Number of texts.
+    public var count: Int { widest.count }
+
+    /// Bytes held (text copy, segments and per-text columns).
+    public var bytes: Int {
+        utf8.count + segments.count * MemoryLayout<PreparedSegment>.stride
+            + (textOffsets.count + segmentOffsets.count) * MemoryLayout<Int>.stride + widest.count * 4
+    }
+
+    /// The bytes and segments of every text, for the duration of `body`.
+    @inline(__always)
+    func withStorage<R>(_ body: (Storage) -> R) -> R {
+        utf8.withUnsafeBytes { bytes in
+            segments.withUnsafeBufferPointer { segs in
+                textOffsets.withUnsafeBufferPointer { texts in
+                    segmentOffsets.withUnsafeBufferPointer { starts in
+                        widest.withUnsafeBufferPointer { widest in
+                            body(Storage(bytes: bytes, segments: segs, textOffsets: texts, segmentOffsets: starts, widest: widest))
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    struct Storage {
+        let bytes: UnsafeRawBufferPointer
+        let segments: UnsafeBufferPointer<PreparedSegment>
+        let textOffsets: UnsafeBufferPointer<Int>
+        let segmentOffsets: UnsafeBufferPointer<Int>
+        let widest: UnsafeBufferPointer<Float>
+
+        @inline(__always) func text(_ i: Int) -> UnsafeRawBufferPointer {
+            UnsafeRawBufferPointer(start: bytes.baseAddress.map { $0 + textOffsets[i] }, count: textOffsets[i + 1] - textOffsets[i])
+        }
+
+        @inline(__always) func view(_ i: Int) -> PreparedTextView {
+            PreparedTextView(segments: UnsafeBufferPointer(start: segments.baseAddress.map { $0 + segmentOffsets[i] }, count: segmentOffsets[i + 1] - segmentOffsets[i]), widest: widest[i])
+        }
+    }
+}
+
+extension TextLayoutEngine {
+    /// Prepares many texts in `style` (text `i` is `utf8[offsets[i]..<offsets[i + 1]]`):
+    /// breaks each into segments and measures them through the segment cache. With
+    /// `threads > 1`, parts are prepared at the same time by this engine and its helpers.
+    /// - Throws: `invalidTextOffsets(row:slot: 0)`, `invalidUTF8(row:slot: 0, byteOffset:)`;
+    ///   nothing is prepared then.
+    public func prepare(texts utf8: UnsafeRawBufferPointer, offsets: UnsafeBufferPointer<Int>, style: TextStyle, threads: Int = 1) throws(TesseraError) -> PreparedTexts {
+        let count = max(0, offsets.count - 1)
+        try Self.validate(texts: utf8, offsets: offsets, count: count)
+        let parts = max(1, min(threads, count))
+        var results = [PreparedPart?](repeating: nil, count: parts)
+        if parts == 1 {
+            results[0] = preparePart(utf8, offsets, 0..<count, style)
+        } else {
+            let engines = UncheckedSendable(value: helperEngines(parts))
+            let input = UncheckedSendable(value: (utf8, offsets))
+            results.withUnsafeMutableBufferPointer { out in
+                let output = UncheckedSendable(value: out)
+                DispatchQueue.concurrentPerform(iterations: parts) { part in
+                    let lo = count * part / parts, hi = count * (part + 1) / parts
+                    output.value[part] = engines.value[part].preparePart(input.value.0, input.value.1, lo..<hi, style)
+                }
+            }
+        }
+        var segments = ContiguousArray<PreparedSegment>()
+        var segmentOffsets = ContiguousArray<Int>()
+        var widest = ContiguousArray<Float>()
+        segments.reserveCapacity(results.reduce(0) { $0 + $1!.segments.count })
+        segmentOffsets.reserveCapacity(count + 1)
+        widest.reserveCapacity(count)
+        for part in results {
+            let part = part.unsafelyUnwrapped
+            let base = segments.count
+            for o in part.segmentOffsets.dropLast() { segmentOffsets.append(base + o) }
+            segments.append(contentsOf: part.segments)
+            widest.append(contentsOf: part.widest)
+        }
+        segmentOffsets.append(segments.count)
+        let first = count > 0 ? offsets[0] : 0
+        let bytes = ContiguousArray(UnsafeRawBufferPointer(rebasing: utf8[first..<(count > 0 ? offsets[count] : first)]))
+        let textOffsets = ContiguousArray(offsets.map { $0 - first })
+        return PreparedTexts(style: style, utf8: bytes, textOffsets: count > 0 ? textOffsets : [0], segmentOffsets: segmentOffsets, segments: segments, widest: widest)
+    }
+
+    /// Lays out every prepared text at `width` with at most `maxLines` lines (0: no limit)
+    /// into `results[i]`, by arithmetic over its segments; the same metrics `measure` gives.
+    /// - Throws: `invalidTextWidth`, `invalidMaxLines`, `bufferTooSmall`.
+    public func layout(_ prepared: PreparedTexts, width: Double, maxLines: Int = 0, into results: UnsafeMutableBufferPointer<TextMetrics>, threads: Int = 1) throws(TesseraError) {
+        try Self.validate(width: width, maxLines: maxLines)
+        let count = prepared.count
+        guard results.count >= count else { throw .bufferTooSmall(needed: count, capacity: results.count) }
+        let parts = max(1, min(threads, count))
+        if parts == 1 {
+            layoutPart(prepared, 0..<count, width, maxLines, results)
+            return
+        }
+        let engines = UncheckedSendable(value: helperEngines(parts))
+        let output = UncheckedSendable(value: results)
+        DispatchQueue.concurrentPerform(iterations: parts) { part in
+            let lo = count * part / parts, hi = count * (part + 1) / parts
+            engines.value[part].layoutPart(prepared, lo..<hi, width, maxLines, output.value)
+        }
+    }
+
+    /// Lays out prepared text `index`, with its lines when `includeLines` is true.
+    /// - Throws: `rowOutOfBounds`, `invalidTextWidth`, `invalidMaxLines`.
+    public func layout(_ prepared: PreparedTexts, text index: Int, width: Double, maxLines: Int = 0, includeLines: Bool = false) throws(TesseraError) -> TextMeasurement {
+        try Self.validate(width: width, maxLines: maxLines)
+        guard index >= 0, index < prepared.count else { throw .rowOutOfBounds(index: index, count: prepared.count) }
+        let metrics = prepared.withStorage { layoutPrepared($0, index, prepared.style, width, maxLines) }
+        return TextMeasurement(metrics: metrics, lines: includeLines ? Array(caches.pointee.lines.buffer) : [])
+    }
+
+    struct PreparedPart {
+        var segments = ContiguousArray<PreparedSegment>()
+        var segmentOffsets = ContiguousArray<Int>()
+        var widest = ContiguousArray<Float>()
+    }
+
+    private func preparePart(_ utf8: UnsafeRawBufferPointer, _ offsets: UnsafeBufferPointer<Int>, _ range: Range<Int>, _ style: TextStyle) -> PreparedPart {
+        var part = PreparedPart()
+        part.segmentOffsets.reserveCapacity(range.count + 1)
+        part.widest.reserveCapacity(range.count)
+        for i in range {
+            let w = prepare(UnsafeRawBufferPointer(rebasing: utf8[offsets[i]..<offsets[i + 1]]), style)
+            part.segmentOffsets.append(part.segments.count)
+            part.segments.append(contentsOf: caches.pointee.segments.buffer)
+            part.widest.append(w)
+        }
+        part.segmentOffsets.append(part.segments.count)
+        return part
+    }
+
+    private func layoutPart(_ prepared: PreparedTexts, _ range: Range<Int>, _ width: Double, _ maxLines: Int, _ results: UnsafeMutableBufferPointer<TextMetrics>) {
+        prepared.withStorage { storage in
+            for i in range { results[i] = layoutPrepared(storage, i, prepared.style, width, maxLines) }
+        }
+    }
+
+    @inline(__always)
+    private func layoutPrepared(_ storage: PreparedTexts.Storage, _ i: Int, _ style: TextStyle, _ width: Double, _ maxLines: Int) -> TextMetrics {
+        let truncated = breakLines(storage.view(i), storage.text(i), style, width: width, maxLines: maxLines)
+        let lines = caches.pointee.lines.buffer
+        var widest = 0.0
+        for line in lines { widest = max(widest, line.width) }
+        return TextMetrics(lineCount: lines.count, height: Double(lines.count) * style.lineHeight, width: widest, isTruncated: truncated)
+    }
+}
