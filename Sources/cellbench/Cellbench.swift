@@ -95,6 +95,9 @@ struct Text: ParsableCommand {
     @Option(help: "The Pango harness (default: built from Benchmarks/pango into .build-pango).")
     var pango: String?
 
+    @Option(help: "Strings the Pango peer lays out: the first N of the corpus (default: all).")
+    var peerStrings: Int?
+
     @Flag(help: "Print one JSON object instead of the table.")
     var json = false
 
@@ -102,6 +105,7 @@ struct Text: ParsableCommand {
         guard strings >= 1 else { throw ValidationError("--strings must be at least 1") }
         guard size > 0, width > 0, width2 > 0 else { throw ValidationError("--size, --width and --width2 must be positive") }
         guard threads >= 1 else { throw ValidationError("--threads must be at least 1") }
+        guard (peerStrings ?? 1) >= 1 else { throw ValidationError("--peer-strings must be at least 1") }
         guard [segmentCacheMb, preparedCacheMb, lineCacheMb].allSatisfy({ $0 >= 0 && $0 <= 1 << 20 }) else {
             throw ValidationError("cache budgets must be between 0 and 1048576 MiB")
         }
@@ -113,7 +117,8 @@ struct Text: ParsableCommand {
             configuration: .init(strings: strings, seed: seed, size: size, width: width, width2: width2,
                                  threads: threads, pangoHarness: harness,
                                  caches: .init(segmentCacheBytes: segmentCacheMb << 20, preparedTextCacheBytes: preparedCacheMb << 20,
-                                               lineBreakCacheBytes: lineCacheMb << 20)),
+                                               lineBreakCacheBytes: lineCacheMb << 20),
+                                 peerStrings: peerStrings ?? strings),
             progress: Progress())
         let report = try suite.run()
         if json { print(report.json()) } else { report.printTable() }
