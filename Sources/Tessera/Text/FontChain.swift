@@ -119,6 +119,17 @@ extension Font {
     /// `unscaledWidth(of:)` over valid UTF-8, with exactly the same rules (advances, marks,
     /// default ignorables, pair kerning), without creating a String.
     func unscaledWidth(validUTF8 utf8: UnsafeRawBufferPointer) -> Int {
+        measure(validUTF8: utf8, requireMapped: false).unsafelyUnwrapped
+    }
+
+    /// `unscaledWidth(validUTF8:)` when this face maps every scalar that is not default
+    /// ignorable (so a chain would measure the whole run with it); nil otherwise.
+    func unscaledWidthInThisFace(validUTF8 utf8: UnsafeRawBufferPointer) -> Int? {
+        measure(validUTF8: utf8, requireMapped: true)
+    }
+
+    @inline(__always)
+    private func measure(validUTF8 utf8: UnsafeRawBufferPointer, requireMapped: Bool) -> Int? {
         let n = utf8.count
         guard n > 0, let base = utf8.baseAddress else { return 0 }
         let p = base.assumingMemoryBound(to: UInt8.self)
@@ -131,6 +142,7 @@ extension Font {
             i += length
             if isDefaultIgnorable(v) { continue }
             let g = characterMap.glyph(v)
+            if requireMapped && g == 0 { return nil }
             let isMark: Bool
             if hasGDEF {
                 isMark = markGlyphs[Int(g) >> 6] & (1 << UInt64(g & 63)) != 0

@@ -118,7 +118,27 @@ struct SegmentCache {
 
     @inline(__always)
     static func hash(_ p: UnsafeRawPointer, _ n: Int, style: UInt64) -> UInt64 {
-        hashTextBytes(p, n, seed: style &* 0xD6E8_FEB8_6659_FD93, multiplier: 0xBF58_476D_1CE4_E5B9)
+        // Short keys (most words) in a few overlapping loads, wyhash-style: 1–3 bytes as
+        // first, middle and last; 4–7 as two 4-byte words; 8–16 as two 8-byte words; longer
+        // keys fold 16 bytes per 128-bit multiply, then the last 16.
+        var a: UInt64 = 0, b: UInt64 = 0
+        var seed = style ^ 0xA076_1D64_78BD_642F
+        if n >= 8 {
+            var i = 0
+            while n - i > 16 {
+                seed = mum(p.loadUnaligned(fromByteOffset: i, as: UInt64.self) ^ 0xE703_7ED1_A0B4_28DB,
+                           p.loadUnaligned(fromByteOffset: i + 8, as: UInt64.self) ^ seed)
+                i += 16
+            }
+            a = p.loadUnaligned(fromByteOffset: max(i, n - 16), as: UInt64.self)
+            b = p.loadUnaligned(fromByteOffset: n - 8, as: UInt64.self)
+        } else if n >= 4 {
+            a = UInt64(p.loadUnaligned(as: UInt32.self)) << 32 | UInt64(p.loadUnaligned(fromByteOffset: n - 4, as: UInt32.self))
+        } else if n > 0 {
+            a = UInt64(p.load(as: UInt8.self)) << 16 | UInt64(p.load(fromByteOffset: n >> 1, as: UInt8.self)) << 8
+                | UInt64(p.load(fromByteOffset: n - 1, as: UInt8.self))
+        }
+        return mum(a ^ 0xE703_7ED1_A0B4_28DB ^ UInt64(n), b ^ seed ^ 0x8EBC_6AF0_9C88_C6E3) ^ seed
     }
 
     @inline(__always)
@@ -256,13 +276,30 @@ struct SegmentCache {
     }
 }
 
+/// The high and low halves of a 128-bit product, folded.
+@inline(__always)
+func mum(_ x: UInt64, _ y: UInt64) -> UInt64 {
+    let r = x.multipliedFullWidth(by: y)
+    return r.high ^ r.low
+}
+
+/// Whether `n` bytes at `a` and `b` are equal: 8-byte words, the last one overlapping the
+/// one before; below 8 bytes two overlapping 4-byte words, or bytes.
 @inline(__always)
 func memcmpBytes(_ a: UnsafeRawPointer, _ b: UnsafeRawPointer, _ n: Int) -> Bool {
-    var i = 0
-    while i + 8 <= n {
-        if a.loadUnaligned(fromByteOffset: i, as: UInt64.self) != b.loadUnaligned(fromByteOffset: i, as: UInt64.self) { return false }
-        i += 8
+    if n >= 8 {
+        var i = 0
+        while i + 8 < n {
+            if a.loadUnaligned(fromByteOffset: i, as: UInt64.self) != b.loadUnaligned(fromByteOffset: i, as: UInt64.self) { return false }
+            i += 8
+        }
+        return a.loadUnaligned(fromByteOffset: n - 8, as: UInt64.self) == b.loadUnaligned(fromByteOffset: n - 8, as: UInt64.self)
     }
+    if n >= 4 {
+        return a.loadUnaligned(as: UInt32.self) == b.loadUnaligned(as: UInt32.self)
+            && a.loadUnaligned(fromByteOffset: n - 4, as: UInt32.self) == b.loadUnaligned(fromByteOffset: n - 4, as: UInt32.self)
+    }
+    var i = 0
     while i < n {
         if a.load(fromByteOffset: i, as: UInt8.self) != b.load(fromByteOffset: i, as: UInt8.self) { return false }
         i += 1

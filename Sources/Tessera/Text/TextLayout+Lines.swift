@@ -159,6 +159,14 @@ extension TextLayoutEngine {
     /// Sum of the face runs' widths plus letter spacing per grapheme cluster.
     private func runWidth(_ utf8: UnsafeRawBufferPointer, _ style: TextStyle) -> Double {
         guard utf8.count > 0 else { return 0 }
+        if usesBuiltInShaper && style.letterSpacing == 0 {
+            // Every scalar in the primary face (most runs): one run of face 0, which is what
+            // itemizing would find, measured in one pass without it.
+            let primary = style.fontChain.fonts[0]
+            if let units = primary.unscaledWidthInThisFace(validUTF8: utf8) {
+                return Double(units) * style.size / Double(primary.unitsPerEm)
+            }
+        }
         var total = 0.0
         let clusters: Int
         if shaper.usesFontFallback {

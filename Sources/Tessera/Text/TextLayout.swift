@@ -63,6 +63,8 @@ public final class TextLayoutEngine {
     public static let ellipsis = "\u{2026}"
 
     public let shaper: any TextShaper
+    /// `shaper` is a `FontShaper`, so a run of the primary face may be measured directly.
+    let usesBuiltInShaper: Bool
     public let configuration: Configuration
 
     /// The mutable caches and scratch buffers, behind a pointer: the engine is used by one
@@ -105,6 +107,7 @@ public final class TextLayoutEngine {
 
     public init(shaper: any TextShaper = FontShaper(), configuration: Configuration = Configuration()) {
         self.shaper = shaper
+        usesBuiltInShaper = shaper is FontShaper
         self.configuration = configuration
         caches = .allocate(capacity: 1)
         caches.initialize(to: Caches(
