@@ -62,7 +62,7 @@ struct RecordCache<Key: RecordCacheKey> {
 
     /// Frees the storage (the owner's deinit calls this).
     mutating func deallocate() {
-        arena?.deallocate()
+        if let arena { Jemalloc.free(huge: arena) }
         index?.deallocate()
         arena = nil
         index = nil
@@ -136,7 +136,7 @@ struct RecordCache<Key: RecordCacheKey> {
             return nil
         }
         if arena == nil {
-            arena = .allocate(byteCount: arenaBytes, alignment: 64)
+            arena = Jemalloc.allocateHuge(bytes: arenaBytes)
             growIndex(to: min(1024, maximumIndexCount))
         }
         if statistics.entries >= indexCount / 4 * 3 && indexCount < maximumIndexCount {

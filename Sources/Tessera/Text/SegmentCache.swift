@@ -106,7 +106,7 @@ struct SegmentCache {
 
     /// Frees the storage (the owner's deinit calls this).
     mutating func deallocate() {
-        arena?.deallocate()
+        if let arena { Jemalloc.free(huge: arena) }
         index?.deallocate()
         arena = nil
         index = nil
@@ -196,7 +196,7 @@ struct SegmentCache {
     mutating func insert(_ p: UnsafeRawPointer, _ n: Int, style: UInt64, hash h: UInt64, _ m: SegmentMeasure) {
         guard slotCount > 0, n <= Self.keyCapacity else { return }
         if arena == nil {
-            arena = .allocate(byteCount: slotCount * Self.slotStride, alignment: 64)
+            arena = Jemalloc.allocateHuge(bytes: slotCount * Self.slotStride)
             let idx = UnsafeMutablePointer<UInt32>.allocate(capacity: indexCount)
             idx.initialize(repeating: 0, count: indexCount)
             index = idx
