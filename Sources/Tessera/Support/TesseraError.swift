@@ -53,6 +53,26 @@ public enum TesseraError: Error, Equatable, Sendable, CustomStringConvertible {
     case invalidLetterSpacing(Double)
     /// An id twice in one side of a diff; `side` is `"old"` or `"new"`.
     case duplicateIDInDiff(UInt64, side: String)
+    // Profiles and cell measurement (Layout/).
+
+    /// A profile that is not valid JSON, breaks the schema or is inconsistent. `path` is the
+    /// dotted path of the offending value inside the document
+    /// (`kinds.basicCell.slots.label.maxLines`; empty for the document itself) and `problem`
+    /// says what was expected there and what was found.
+    case invalidProfile(path: String, problem: String)
+    /// A profile file that could not be read (`errno` from the system).
+    case unreadableProfile(path: String, errno: Int32)
+    /// A font file a profile names that is in none of the font directories.
+    case profileFontNotFound(file: String, directories: [String])
+    /// A kind code the profile does not define.
+    case unknownKindCode(UInt16, profile: String)
+    /// An environment the profile cannot lay out: `field` is `width`, `fontScale`,
+    /// `platform` or `parameters.<name>`.
+    case invalidEnvironment(field: String, problem: String)
+    /// A row that breaks a rule of its kind; `row` is the caller's row number.
+    case ruleViolation(row: Int, kind: String, rule: CellRuleViolation)
+    /// A slot value that cannot be read as its slot requires (an image size, a count).
+    case invalidSlotValue(row: Int, slot: Int, problem: String)
 
     public var description: String {
         switch self {
@@ -80,6 +100,13 @@ public enum TesseraError: Error, Equatable, Sendable, CustomStringConvertible {
         case .invalidLineHeight(let h): "invalid line height \(h) pt (must be finite and > 0)"
         case .invalidLetterSpacing(let l): "invalid letter spacing \(l) pt (must be finite)"
         case .duplicateIDInDiff(let id, let side): "row id \(id) appears more than once in the \(side) rows of a diff"
+        case .invalidProfile(let path, let problem): path.isEmpty ? "invalid profile: \(problem)" : "invalid profile at \(path): \(problem)"
+        case .unreadableProfile(let path, let e): "cannot read profile \(path) (errno \(e))"
+        case .profileFontNotFound(let file, let dirs): "font file \(file) not found in \(dirs.joined(separator: ", "))"
+        case .unknownKindCode(let code, let profile): "unknown kind code \(code) in profile \(profile)"
+        case .invalidEnvironment(let field, let problem): "invalid layout environment \(field): \(problem)"
+        case .ruleViolation(let row, let kind, let rule): "row \(row) (\(kind)) breaks a rule: \(rule)"
+        case .invalidSlotValue(let row, let slot, let problem): "row \(row) slot \(slot): \(problem)"
         }
     }
 }

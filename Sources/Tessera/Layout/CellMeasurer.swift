@@ -1,0 +1,217 @@
+/// Measures rows of a profile's kinds in one environment: exact heights (in 1/64 pt), the
+/// frame of every element on request, row validation and group lint.
+///
+/// Each kind is compiled for the environment into a flat program (`CellProgram`); a row is
+/// read straight from its UTF-8 slots, the way the row store and the C ABI hold it: slot `i`
+/// of a row is `utf8[slotOffsets[i] ..< slotOffsets[i + 1]]` and carries the kind's value
+/// index `i`. Encodings (README "Row values"): a text or button label is its string (empty:
+/// absent); a text list joins its items with U+001E; a box is present when its value is
+/// not empty; an image is `44`, `110x80`, or `*` for the default size; a box stack is a
+/// count. Measuring a row allocates nothing and touches no dictionary or string; texts go
+/// through the `TextLayoutEngine` and its caches.
+///
+/// `height` and `frames` expect rows that passed `validate`; on other rows they return
+/// some answer without trapping. One thread at a time, like the text engine it uses.
+public final class CellMeasurer {
+    public let profile: Profile
+    public let textEngine: TextLayoutEngine
+    public private(set) var environment: LayoutEnvironment
+
+    var program: CellProgram
+    /// Per-row working state, sized for the program's largest kind.
+    var slotState: UnsafeMutablePointer<SlotState>
+    var columnState: UnsafeMutablePointer<ColumnState>
+    private var slotCapacity: Int
+    private var columnCapacity: Int
+    /// Styles built for recent (platform, font scale) pairs, so switching back reuses their
+    /// identities and with them the text caches' entries.
+    private var styleCache: [(platform: LayoutEnvironment.Platform, scale: Double, styles: [TextStyle])] = []
+
+    /// The width used to measure a text's natural (single-line) width.
+    static let naturalLayoutWidth = Double(1 << 24)
+
+    /// - Throws: `invalidEnvironment` when the environment is not one the profile can lay out.
+    public init(profile: Profile, environment: LayoutEnvironment, textEngine: TextLayoutEngine = TextLayoutEngine()) throws(TesseraError) {
+        self.profile = profile
+        self.textEngine = textEngine
+        self.environment = environment
+        try CellProgram.check(environment, profile.model)
+        let styles = try CellProgram.makeStyles(profile, platform: environment.platform, fontScale: environment.fontScale)
+        program = try CellProgram(profile: profile, environment: environment, styles: styles)
+        styleCache = [(environment.platform, environment.fontScale, styles)]
+        slotCapacity = Swift.max(program.maxSlots, 1)
+        columnCapacity = Swift.max(program.maxColumns, 1)
+        slotState = .allocate(capacity: slotCapacity)
+        slotState.initialize(repeating: SlotState(), count: slotCapacity)
+        columnState = .allocate(capacity: columnCapacity)
+        columnState.initialize(repeating: ColumnState(), count: columnCapacity)
+    }
+
+    deinit {
+        slotState.deinitialize(count: slotCapacity)
+        slotState.deallocate()
+        columnState.deinitialize(count: columnCapacity)
+        columnState.deallocate()
+    }
+
+    /// The width class the environment's width falls in.
+    public var widthClass: String { program.widthClass }
+
+    /// Recompiles every kind for `environment`. On error nothing changes.
+    /// - Throws: `invalidEnvironment` (width or font scale not finite and positive or too
+    ///   large, a platform the profile lacks, unknown or out-of-range parameters).
+    public func setEnvironment(_ environment: LayoutEnvironment) throws(TesseraError) {
+        try CellProgram.check(environment, profile.model)
+        let cached = styleCache.first { $0.platform == environment.platform && $0.scale == environment.fontScale }
+        let styles: [TextStyle]
+        if let cached { styles = cached.styles } else { styles = try CellProgram.makeStyles(profile, platform: environment.platform, fontScale: environment.fontScale) }
+        let next = try CellProgram(profile: profile, environment: environment, styles: styles)
+        // Nothing below throws.
+        if cached == nil {
+            styleCache.append((environment.platform, environment.fontScale, styles))
+            if styleCache.count > 8 { styleCache.removeFirst() }
+        }
+        if next.maxSlots > slotCapacity {
+            slotState.deinitialize(count: slotCapacity)
+            slotState.deallocate()
+            slotCapacity = next.maxSlots
+            slotState = .allocate(capacity: slotCapacity)
+            slotState.initialize(repeating: SlotState(), count: slotCapacity)
+        }
+        if next.maxColumns > columnCapacity {
+            columnState.deinitialize(count: columnCapacity)
+            columnState.deallocate()
+            columnCapacity = next.maxColumns
+            columnState = .allocate(capacity: columnCapacity)
+            columnState.initialize(repeating: ColumnState(), count: columnCapacity)
+        }
+        program = next
+        self.environment = environment
+    }
+
+    /// Checks the compiled program and the scratch space (debug builds with
+    /// TESSERA_INVARIANTS).
+    public func _checkInvariants() {
+        #if TESSERA_INVARIANTS
+        program._checkInvariants()
+        precondition(program.maxSlots <= slotCapacity && program.maxColumns <= columnCapacity)
+        precondition(program.kinds.count == profile.kinds.count)
+        textEngine._checkInvariants()
+        #endif
+    }
+
+    // MARK: Heights
+
+    /// The height of a valid row in points, a whole number of 1/64 pt; 0 for a kind the
+    /// profile does not have.
+    public func height(kind: UInt16, utf8: UnsafeRawBufferPointer, slotOffsets: UnsafeBufferPointer<Int>) -> Double {
+        LayoutUnit.points(heightUnits(kind: kind, RowValues(utf8: utf8, offsets: slotOffsets)))
+    }
+
+    /// `height(kind:utf8:slotOffsets:)` of a row given as strings (slot i = value index i).
+    public func height(kind: UInt16, slots: [String]) -> Double {
+        RowValues.with(slots) { height(kind: kind, utf8: $0.utf8, slotOffsets: $0.offsets) }
+    }
+
+    /// Heights of a batch of valid rows: row `r`'s slot `s` is `utf8[offsets[r * slotsPerRow
+    /// + s] ..< offsets[r * slotsPerRow + s + 1]]`, as `RowText` holds them.
+    /// - Throws: `bufferTooSmall`, `columnLengthMismatch` when `offsets` does not hold
+    ///   `kinds.count * slotsPerRow + 1` entries.
+    public func heights(kinds: UnsafeBufferPointer<UInt16>, utf8: UnsafeRawBufferPointer, offsets: UnsafeBufferPointer<Int>, slotsPerRow: Int,
+                        into results: UnsafeMutableBufferPointer<Double>) throws(TesseraError) {
+        guard results.count >= kinds.count else { throw .bufferTooSmall(needed: kinds.count, capacity: results.count) }
+        let expected = kinds.count * Swift.max(slotsPerRow, 0) + 1
+        guard slotsPerRow >= 0, offsets.count == expected else { throw .columnLengthMismatch(column: "offsets", expected: expected, actual: offsets.count) }
+        for r in 0..<kinds.count {
+            let slice = UnsafeBufferPointer(rebasing: offsets[r * slotsPerRow...(r + 1) * slotsPerRow])
+            results[r] = height(kind: kinds[r], utf8: utf8, slotOffsets: slice)
+        }
+    }
+
+    /// The width a row is laid out at: the content width, or for a grid kind its item
+    /// width (README "Grid mode").
+    public func cellWidth(kind: UInt16, utf8: UnsafeRawBufferPointer, slotOffsets: UnsafeBufferPointer<Int>) -> Double {
+        let k = profile.kindIndex(kind)
+        guard k >= 0 else { return 0 }
+        return LayoutUnit.points(cellWidthUnits(program.kinds[k], program, RowValues(utf8: utf8, offsets: slotOffsets)))
+    }
+
+    public func cellWidth(kind: UInt16, slots: [String]) -> Double {
+        RowValues.with(slots) { cellWidth(kind: kind, utf8: $0.utf8, slotOffsets: $0.offsets) }
+    }
+
+    func heightUnits(kind: UInt16, _ row: RowValues) -> Int64 {
+        let k = profile.kindIndex(kind)
+        guard k >= 0 else { return 0 }
+        let p = program
+        let kp = p.kinds[k]
+        return layoutRow(kp, p, row, cellWidth: cellWidthUnits(kp, p, row))
+    }
+}
+
+/// A row's values: slot `i` is `utf8[offsets[i] ..< offsets[i + 1]]`; missing slots are
+/// empty. Offsets are not trusted here (validation checks them): a bad pair reads as empty.
+struct RowValues {
+    var utf8: UnsafeRawBufferPointer
+    var offsets: UnsafeBufferPointer<Int>
+
+    var slotCount: Int { Swift.max(offsets.count - 1, 0) }
+
+    @inline(__always)
+    func range(_ i: Int) -> Range<Int> {
+        guard i >= 0, i + 1 < offsets.count else { return 0..<0 }
+        let lo = offsets[i], hi = offsets[i + 1]
+        guard lo >= 0, lo <= hi, hi <= utf8.count else { return 0..<0 }
+        return lo..<hi
+    }
+
+    @inline(__always)
+    func bytes(_ r: Range<Int>) -> UnsafeRawBufferPointer { UnsafeRawBufferPointer(rebasing: utf8[r]) }
+
+    /// Calls `body` with strings as one UTF-8 buffer and slot offsets (the convenience forms).
+    static func withThrowing<R>(_ slots: [String], _ body: (RowValues) throws(TesseraError) -> R) throws(TesseraError) -> R {
+        var bytes: [UInt8] = []
+        var offsets = [0]
+        for s in slots {
+            bytes.append(contentsOf: s.utf8)
+            offsets.append(bytes.count)
+        }
+        let r = bytes.withUnsafeBytes { u in
+            offsets.withUnsafeBufferPointer { o -> Result<R, TesseraError> in
+                do throws(TesseraError) { return .success(try body(RowValues(utf8: u, offsets: o))) } catch { return .failure(error) }
+            }
+        }
+        return try r.get()
+    }
+
+    static func with<R>(_ slots: [String], _ body: (RowValues) -> R) -> R {
+        var bytes: [UInt8] = []
+        var offsets = [0]
+        for s in slots {
+            bytes.append(contentsOf: s.utf8)
+            offsets.append(bytes.count)
+        }
+        return bytes.withUnsafeBytes { u in offsets.withUnsafeBufferPointer { o in body(RowValues(utf8: u, offsets: o)) } }
+    }
+}
+
+/// Working state of one slot while a row is measured.
+struct SlotState {
+    var present = false
+    /// The value's bytes in the row's buffer.
+    var start = 0, end = 0
+    /// Text list items or box stack boxes.
+    var count: Int32 = 0
+    /// Natural width (for fit columns and "content" grid items); -1 until measured.
+    var natural: Int64 = -1
+    var width: Int64 = 0
+    var height: Int64 = 0
+    var x: Int64 = 0, y: Int64 = 0
+}
+
+struct ColumnState {
+    var present = false
+    var width: Int64 = 0
+    var height: Int64 = 0
+    var x: Int64 = 0
+}

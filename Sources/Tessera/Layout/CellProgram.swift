@@ -1,0 +1,368 @@
+extension LayoutUnit {
+    /// A length in points as whole units, to the nearest (halves away from zero). Every
+    /// length of a compiled program goes through this once.
+    @inline(__always)
+    static func units(_ points: Double) -> Int64 { Int64((points * perPoint).rounded()) }
+
+    /// A measured text width as whole units, rounded up so the text fits a column that wide.
+    @inline(__always)
+    static func unitsUp(_ points: Double) -> Int64 { Int64((points * perPoint).rounded(.up)) }
+}
+
+/// "Not given" for optional spacings in a program.
+let undefinedSpace: Int64 = -1
+
+/// One kind compiled for one environment. Ranges index the program's flat arrays; all
+/// lengths are in 1/64 pt.
+struct KindProgram {
+    var slotStart: Int32 = 0, slotCount: Int32 = 0
+    var columnStart: Int32 = 0, columnCount: Int32 = 0
+    var overlayStart: Int32 = 0, overlayCount: Int32 = 0
+    var ruleStart: Int32 = 0, ruleCount: Int32 = 0
+    var valueCount: Int32 = 0
+    /// Local slot index by value index (`valueStart` into `valueSlots`).
+    var valueStart: Int32 = 0
+    var padTop: Int64 = 0, padBottom: Int64 = 0, padLeading: Int64 = 0, padTrailing: Int64 = 0
+    var minHeight: Int64 = 0
+    var columnGap: Int64 = 0
+    /// 0 none, 1 at `dividerLength`, 2 at the x of the column holding local slot `dividerSlot`.
+    var dividerMode: UInt8 = 0
+    var dividerLength: Int64 = 0
+    var dividerSlot: Int32 = 0
+    var dividerTrailing: Int64 = 0
+    /// 0: not a grid kind (cell width = content width); 1: `gridWidth` (own width, already
+    /// capped by the slot width); 2: "content", capped by the slot width.
+    var gridMode: UInt8 = 0
+    var gridWidth: Int64 = 0
+    /// Smallest number of rows of this kind in a group (0: no rule).
+    var groupMinimum: Int32 = 0
+}
+
+struct SlotProgram {
+    var type: SlotType = .text
+    /// -1: the slot reads no value.
+    var valueIndex: Int32 = -1
+    /// In a column of the effective layout and not hidden.
+    var placed = false
+    /// An overlay of the effective layout and not hidden.
+    var overlay = false
+    var always = false
+    var required = false
+    var style: Int32 = -1
+    var maxLines: Int32 = 0
+    /// textList / boxStack maximum.
+    var max: Int32 = 0
+    /// box size; boxStack item size.
+    var width: Int64 = 0, height: Int64 = 0
+    /// textList / boxStack gap.
+    var gap: Int64 = 0
+    var imageMin: Int64 = 0, imageMax: Int64 = 0, imageDefault: Int64 = 0
+    /// button: fill; image: size from column; boxStack: vertical.
+    var flag = false
+    /// image: width ≥ height rather than square.
+    var wideAspect = false
+    /// button: fixed height, or -1 for label + 2 × paddingVertical.
+    var buttonHeight: Int64 = -1
+    var paddingVertical: Int64 = 0, paddingHorizontal: Int64 = 0
+}
+
+enum ColumnWidthMode: UInt8 { case fit, fill, fixed, fraction }
+
+struct ColumnProgram {
+    var itemStart: Int32 = 0, itemCount: Int32 = 0
+    var mode: ColumnWidthMode = .fit
+    var fixed: Int64 = 0
+    var fraction: Double = 0
+    /// 0 none, 1 `maxLength`, 2 `maxFraction` of the inner width.
+    var maxMode: UInt8 = 0
+    var maxLength: Int64 = 0
+    var maxFraction: Double = 0
+    var gap: Int64 = 0
+    var align: VerticalAlignment = .top
+    var hAlign: HorizontalAlignment = .leading
+    var spaceBefore: Int64 = undefinedSpace, spaceAfter: Int64 = undefinedSpace
+}
+
+struct ItemProgram {
+    var slot: Int32
+    var spaceBefore: Int64, spaceAfter: Int64
+}
+
+struct OverlayProgram {
+    var slot: Int32
+    /// -1: the cell.
+    var anchor: Int32
+    var corner: Corner
+    var inset: Int64
+}
+
+/// The grid for the environment (README "Grid mode").
+struct GridProgram {
+    var columnCount: Int
+    var slotWidth: Double
+    /// ⌊slot width⌋ in units: the widest an item may be.
+    var slotUnits: Int64
+    var padding: Double, columnGap: Double, rowGap: Double
+}
+
+/// Every kind of a profile compiled for one environment: flat arrays of plain values, no
+/// strings, dictionaries or closures, so measuring a row only walks them. Immutable once
+/// built (a new environment builds a new program).
+final class CellProgram {
+    let kinds: [KindProgram]
+    let slots: [SlotProgram]
+    let valueSlots: [Int32]
+    let columns: [ColumnProgram]
+    let items: [ItemProgram]
+    let overlays: [OverlayProgram]
+    /// Exclusive rules: `ruleRanges[i]` is a range of `ruleSlots` (local slot indexes).
+    let ruleRanges: [Range<Int32>]
+    let ruleSlots: [Int32]
+    let styles: [TextStyle]
+    let lineHeights: [Int64]
+    let width: Int64
+    let widthClass: String
+    let grid: GridProgram?
+    let maxSlots: Int
+    let maxColumns: Int
+
+    typealias Platform = LayoutEnvironment.Platform
+
+    /// Checks the environment against the profile and compiles every kind for it.
+    /// `styles` are the profile's text styles at the environment's platform and scale.
+    init(profile: Profile, environment env: LayoutEnvironment, styles: [TextStyle]) throws(TesseraError) {
+        let model = profile.model
+        try CellProgram.check(env, model)
+        let platform = env.platform
+        let widthClass = model.widthClass(forWidth: env.width)
+        let values = env.parameters
+        self.styles = styles
+        lineHeights = model.textStyles.map { LayoutUnit.units($0.resolved(platform).lineHeight * env.fontScale) }
+        width = LayoutUnit.units(env.width)
+        self.widthClass = widthClass
+
+        var grid: GridProgram? = nil
+        if let g = model.grid {
+            let count: Int
+            switch g.columns.first(where: { $0.widthClass == widthClass })!.count {
+            case .fixed(let n): count = n
+            case .range(let lo, let hi):
+                let c = model.resolve(g.countItemWidth, values)
+                let fit = ((env.width - 2 * g.padding + g.columnGap) / (c + g.columnGap)).rounded(.down)
+                count = Int(Swift.max(Double(lo), Swift.min(Double(hi), fit)))
+            }
+            let s = (env.width - 2 * g.padding - Double(count - 1) * g.columnGap) / Double(count)
+            grid = GridProgram(
+                columnCount: count, slotWidth: s, slotUnits: Swift.max(1, Int64((s * LayoutUnit.perPoint).rounded(.down))),
+                padding: g.padding, columnGap: g.columnGap, rowGap: g.rowGap)
+        }
+        self.grid = grid
+
+        var kinds: [KindProgram] = [], slots: [SlotProgram] = [], valueSlots: [Int32] = []
+        var columns: [ColumnProgram] = [], items: [ItemProgram] = [], overlays: [OverlayProgram] = []
+        var ruleRanges: [Range<Int32>] = [], ruleSlots: [Int32] = []
+        var maxSlots = 0, maxColumns = 0
+        let styleIndex = { (name: String) -> Int32 in Int32(model.textStyles.firstIndex { $0.name == name }!) }
+        func u(_ points: Double) -> Int64 { LayoutUnit.units(points) }
+        func space(_ points: Double?) -> Int64 { points.map(u) ?? undefinedSpace }
+
+        for k in model.kinds {
+            let e = k.effectiveLayout(widthClass: widthClass, editMode: env.editMode, platform: platform, fontScale: env.fontScale)
+            let local = { (name: String) -> Int32 in Int32(k.slotIndex(named: name)!) }
+            var kp = KindProgram()
+            kp.slotStart = Int32(slots.count)
+            kp.slotCount = Int32(k.slots.count)
+            kp.valueCount = Int32(k.valueCount)
+            kp.valueStart = Int32(valueSlots.count)
+            valueSlots += [Int32](repeating: -1, count: k.valueCount)
+            let placed = Set(e.layout.columns.flatMap { $0.items.map(\.slot) }).subtracting(e.hidden)
+            let overlaid = Set(e.layout.overlays.map(\.slot)).subtracting(e.hidden)
+            for (i, s) in k.slots.enumerated() {
+                var sp = SlotProgram()
+                sp.type = s.spec.type
+                sp.valueIndex = Int32(s.index ?? -1)
+                if let v = s.index { valueSlots[Int(kp.valueStart) + v] = Int32(i) }
+                sp.placed = placed.contains(s.name)
+                sp.overlay = overlaid.contains(s.name)
+                sp.always = s.always
+                sp.required = s.required
+                switch s.spec {
+                case .text(let style, let lines):
+                    sp.style = styleIndex(style)
+                    sp.maxLines = Int32(model.resolve(lines, values))
+                case .textList(let style, let max, let lines, let gap):
+                    sp.style = styleIndex(style)
+                    sp.max = Int32(max)
+                    sp.maxLines = Int32(model.resolve(lines, values))
+                    sp.gap = u(gap)
+                case .button(let style, let lines, let height, let pv, let ph, let fill):
+                    sp.style = styleIndex(style)
+                    sp.maxLines = Int32(model.resolve(lines, values))
+                    sp.buttonHeight = height.map(u) ?? -1
+                    sp.paddingVertical = u(pv)
+                    sp.paddingHorizontal = u(ph)
+                    sp.flag = fill
+                case .box(let w, let h):
+                    sp.width = u(w.value(platform))
+                    sp.height = u(h.value(platform))
+                case .image(let lo, let hi, let def, let fromColumn, let aspect, _):
+                    sp.imageMin = u(model.resolve(lo, values))
+                    sp.imageMax = u(model.resolve(hi, values))
+                    sp.imageDefault = def.map { u(model.resolve($0, values)) } ?? 0
+                    sp.flag = fromColumn
+                    sp.wideAspect = aspect == .widthAtLeastHeight
+                case .boxStack(let max, let w, let h, let gap, let vertical):
+                    sp.max = Int32(max)
+                    sp.width = u(w)
+                    sp.height = u(h)
+                    sp.gap = u(gap)
+                    sp.flag = vertical
+                }
+                slots.append(sp)
+            }
+            kp.columnStart = Int32(columns.count)
+            for c in e.layout.columns {
+                var cp = ColumnProgram()
+                cp.itemStart = Int32(items.count)
+                cp.itemCount = Int32(c.items.count)
+                switch c.width {
+                case .fit: cp.mode = .fit
+                case .fill: cp.mode = .fill
+                case .fixed(let w): cp.mode = .fixed; cp.fixed = u(w)
+                case .fraction(let f): cp.mode = .fraction; cp.fraction = f
+                }
+                switch c.maxWidth {
+                case nil: cp.maxMode = 0
+                case .length(let l)?: cp.maxMode = 1; cp.maxLength = u(l)
+                case .fraction(let f)?: cp.maxMode = 2; cp.maxFraction = f
+                }
+                cp.gap = u(c.gap)
+                cp.align = c.align
+                cp.hAlign = c.hAlign
+                cp.spaceBefore = space(c.spaceBefore)
+                cp.spaceAfter = space(c.spaceAfter)
+                for item in c.items {
+                    items.append(ItemProgram(slot: local(item.slot), spaceBefore: space(item.spaceBefore), spaceAfter: space(item.spaceAfter)))
+                }
+                columns.append(cp)
+            }
+            kp.columnCount = Int32(e.layout.columns.count)
+            kp.overlayStart = Int32(overlays.count)
+            for o in e.layout.overlays {
+                overlays.append(OverlayProgram(slot: local(o.slot), anchor: o.anchor.map(local) ?? -1, corner: o.corner, inset: u(o.inset)))
+            }
+            kp.overlayCount = Int32(e.layout.overlays.count)
+            kp.ruleStart = Int32(ruleRanges.count)
+            for r in k.rules {
+                switch r {
+                case .exclusive(let names):
+                    let start = Int32(ruleSlots.count)
+                    ruleSlots += names.map(local)
+                    ruleRanges.append(start..<Int32(ruleSlots.count))
+                case .groupMinimum(let n):
+                    kp.groupMinimum = Int32(n)
+                }
+            }
+            kp.ruleCount = Int32(ruleRanges.count) - kp.ruleStart
+            kp.padTop = u(e.padding.top)
+            kp.padBottom = u(e.padding.bottom)
+            kp.padLeading = u(e.padding.leading)
+            kp.padTrailing = u(e.padding.trailing)
+            kp.minHeight = u(k.minHeight.value(platform))
+            kp.columnGap = u(e.layout.columnGap)
+            if let d = k.divider(platform) {
+                switch d.leadingInset {
+                case .length(let l): kp.dividerMode = 1; kp.dividerLength = u(l)
+                case .slot(let s): kp.dividerMode = 2; kp.dividerSlot = local(s)
+                }
+                kp.dividerTrailing = u(d.trailingInset)
+            }
+            if let g = model.grid, let grid, let entry = g.kinds.first(where: { $0.kind == k.name }) {
+                switch entry.itemWidth {
+                case .length(let ref):
+                    kp.gridMode = 1
+                    kp.gridWidth = Swift.min(u(model.resolve(ref, values)), grid.slotUnits)
+                case .content:
+                    kp.gridMode = 2
+                    kp.gridWidth = grid.slotUnits
+                }
+            }
+            kinds.append(kp)
+            maxSlots = Swift.max(maxSlots, k.slots.count)
+            maxColumns = Swift.max(maxColumns, e.layout.columns.count)
+        }
+        self.kinds = kinds
+        self.slots = slots
+        self.valueSlots = valueSlots
+        self.columns = columns
+        self.items = items
+        self.overlays = overlays
+        self.ruleRanges = ruleRanges
+        self.ruleSlots = ruleSlots
+        self.maxSlots = maxSlots
+        self.maxColumns = maxColumns
+    }
+
+    /// The environment errors, before anything is built.
+    static func check(_ env: LayoutEnvironment, _ model: ProfileModel) throws(TesseraError) {
+        guard env.width.isFinite, env.width > 0, env.width <= LayoutEnvironment.maximumWidth else {
+            throw .invalidEnvironment(field: "width", problem: "expected a finite width > 0 and <= \(ProfileFormat.number(LayoutEnvironment.maximumWidth)) points, found \(env.width)")
+        }
+        guard env.fontScale.isFinite, env.fontScale > 0, env.fontScale <= LayoutEnvironment.maximumFontScale else {
+            throw .invalidEnvironment(field: "fontScale", problem: "expected a finite font scale > 0 and <= \(ProfileFormat.number(LayoutEnvironment.maximumFontScale)), found \(env.fontScale)")
+        }
+        guard model.platforms.contains(env.platform) else {
+            throw .invalidEnvironment(field: "platform", problem: "expected one of the profile's platforms (\(model.platforms.map(\.rawValue).joined(separator: ", "))), found \(env.platform.rawValue)")
+        }
+        for (name, value) in env.parameters.sorted(by: { $0.key < $1.key }) {
+            guard let p = model.parameter(named: name) else {
+                let known = model.parameters.isEmpty ? "the profile has none" : "expected one of \(model.parameters.map(\.name).joined(separator: ", "))"
+                throw .invalidEnvironment(field: "parameters.\(name)", problem: "unknown parameter; \(known)")
+            }
+            if let problem = p.problem(with: value) { throw .invalidEnvironment(field: "parameters.\(name)", problem: problem) }
+        }
+        if let (path, problem) = model.parameterProblem(env.parameters) {
+            throw .invalidEnvironment(field: "parameters", problem: "\(path): \(problem)")
+        }
+    }
+
+    /// The profile's text styles on `platform` at `fontScale`, in `textStyles` order.
+    static func makeStyles(_ profile: Profile, platform: Platform, fontScale: Double) throws(TesseraError) -> [TextStyle] {
+        var result: [TextStyle] = []
+        for s in profile.model.textStyles {
+            let r = s.resolved(platform)
+            let chain = profile.fontChains[profile.model.fonts.firstIndex { $0.name == r.font }!]
+            do throws(TesseraError) {
+                result.append(try TextStyle(fontChain: chain, size: r.size * fontScale, lineHeight: r.lineHeight * fontScale, letterSpacing: r.letterSpacing * fontScale))
+            } catch {
+                throw .invalidEnvironment(field: "fontScale", problem: "text style \(s.name) at font scale \(fontScale): \(error)")
+            }
+        }
+        return result
+    }
+
+    #if TESSERA_INVARIANTS
+    func _checkInvariants() {
+        precondition(lineHeights.count == styles.count)
+        for k in kinds {
+            precondition(Int(k.slotStart + k.slotCount) <= slots.count && Int(k.slotCount) <= maxSlots)
+            precondition(Int(k.columnStart + k.columnCount) <= columns.count && Int(k.columnCount) <= maxColumns)
+            precondition(Int(k.overlayStart + k.overlayCount) <= overlays.count)
+            precondition(Int(k.ruleStart + k.ruleCount) <= ruleRanges.count)
+            precondition(Int(k.valueStart + k.valueCount) <= valueSlots.count)
+            var fills = 0
+            for c in columns[Int(k.columnStart)..<Int(k.columnStart + k.columnCount)] {
+                if c.mode == .fill { fills += 1 }
+                precondition(Int(c.itemStart + c.itemCount) <= items.count)
+                for item in items[Int(c.itemStart)..<Int(c.itemStart + c.itemCount)] { precondition(item.slot >= 0 && item.slot < k.slotCount) }
+            }
+            precondition(fills == 1, "exactly one fill column per kind")
+            for v in 0..<Int(k.valueCount) {
+                let s = valueSlots[Int(k.valueStart) + v]
+                precondition(s >= 0 && s < k.slotCount && slots[Int(k.slotStart + s)].valueIndex == Int32(v))
+            }
+            for s in slots[Int(k.slotStart)..<Int(k.slotStart + k.slotCount)] where s.style >= 0 { precondition(Int(s.style) < styles.count) }
+        }
+    }
+    #endif
+}
