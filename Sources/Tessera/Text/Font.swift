@@ -83,6 +83,9 @@ public final class Font: Sendable {
     let characterMap: CharacterMap
     let pairKerning: PairKerning
     let kerningMemo = KerningMemo()
+    /// Advances and pair kerning of U+0020–U+007E, when the face maps them all to glyphs
+    /// that are not marks (nil otherwise).
+    let printableASCII: PrintableASCIIMetrics?
     /// GDEF glyph classes (class 3 = mark); nil when the font has no GDEF glyph class
     /// definition, in which case marks are recognised by Unicode general category Mn.
     let glyphClasses: GlyphRanges?
@@ -142,6 +145,7 @@ public final class Font: Sendable {
             pairKerning = PairKerning()
             kerningSource = .none
         }
+        printableASCII = PrintableASCIIMetrics(characterMap: characterMap, advances: advances, markGlyphs: markGlyphs, glyphClasses: glyphClasses != nil, kerning: pairKerning)
     }
 
     /// The nominal glyph for `scalar` from the font's Unicode `cmap` subtable, or nil when
@@ -259,5 +263,42 @@ public final class Font: Sendable {
             }
         }
         return bytes
+    }
+}
+
+/// The advances and pair kerning of the 95 printable ASCII characters in font units, so
+/// an ASCII run (most words of list text) is measured by table lookups: the same sum
+/// `Font.unscaledWidth` computes (no default ignorables or marks among them).
+struct PrintableASCIIMetrics: Sendable {
+    static let first: UInt8 = 0x20
+    static let count = 95
+    let advances: [Int32]
+    /// `count × count`, row = left character.
+    let kerning: [Int32]
+
+    init?(characterMap: CharacterMap, advances hmtx: [UInt16], markGlyphs: [UInt64], glyphClasses: Bool, kerning pairs: PairKerning) {
+        var glyphs: [UInt16] = []
+        for c in 0..<Self.count {
+            let g = characterMap.glyph(UInt32(Self.first) + UInt32(c))
+            guard g != 0, Int(g) < hmtx.count else { return nil }
+            if glyphClasses && markGlyphs[Int(g) >> 6] & (1 << UInt64(g & 63)) != 0 { return nil }
+            glyphs.append(g)
+        }
+        advances = glyphs.map { Int32(hmtx[Int($0)]) }
+        var k = [Int32](repeating: 0, count: Self.count * Self.count)
+        for l in 0..<Self.count where pairs.mayKern(glyphs[l]) {
+            for r in 0..<Self.count { k[l * Self.count + r] = Int32(truncatingIfNeeded: pairs.value(glyphs[l], glyphs[r])) }
+        }
+        kerning = k
+    }
+
+    /// The width of `n` bytes at `p` in font units, or nil when a byte is not printable
+    /// ASCII.
+    func unscaledWidth(_ p: UnsafePointer<UInt8>, _ n: Int) -> Int? {
+        advances.withUnsafeBufferPointer { adv in
+            kerning.withUnsafeBufferPointer { kern in
+                PrintableASCIITables(advances: adv.baseAddress!, kerning: kern.baseAddress!, size: 0, unitsPerEm: 1).unscaledWidth(p, n)
+            }
+        }
     }
 }

@@ -45,29 +45,50 @@ extension TextLayoutEngine {
         // another.
         let count = caches.pointee.segments.count
         let cached = segmentCache.isEnabled
-        if cached {
-            caches.pointee.hashes.removeAll()
+        // Printable ASCII segments are measured from tables right away; the others are
+        // marked (NaN width) for the segment cache.
+        var pending = 0
+        let segments = caches.pointee.segments.mutableBase
+        withPrintableASCIITables(style) { tables in
+            start = 0
+            for i in 0..<count {
+                let end = segments[i].end
+                if let tables, let m = tables.measure(bytes + start, end - start) {
+                    segments[i].width = m.width
+                    segments[i].whitespaceWidth = m.whitespaceWidth
+                } else {
+                    segments[i].width = .nan
+                    pending += 1
+                }
+                start = end
+            }
+        }
+        if pending > 0 {
+            if cached {
+                caches.pointee.hashes.removeAll()
+                start = 0
+                for i in 0..<count {
+                    let end = caches.pointee.segments[i].end
+                    let pendingSegment = caches.pointee.segments[i].width.isNaN
+                    let h = pendingSegment && end - start <= SegmentCache.keyCapacity ? SegmentCache.hash(base + start, end - start, style: style.identity) : 0
+                    caches.pointee.hashes.append(h)
+                    if pendingSegment { segmentCache.prefetchIndex(h) }
+                    start = end
+                }
+                for i in 0..<count where caches.pointee.segments[i].width.isNaN { segmentCache.prefetchSlot(caches.pointee.hashes[i]) }
+            }
             start = 0
             for i in 0..<count {
                 let end = caches.pointee.segments[i].end
-                let h = end - start <= SegmentCache.keyCapacity ? SegmentCache.hash(base + start, end - start, style: style.identity) : 0
-                caches.pointee.hashes.append(h)
-                segmentCache.prefetchIndex(h)
+                if caches.pointee.segments[i].width.isNaN {
+                    let m = cached ? measureSegment(base + start, end - start, style, hash: caches.pointee.hashes[i]) : measureSegment(base + start, end - start, style)
+                    caches.pointee.segments[i].width = Float(m.width)
+                    caches.pointee.segments[i].whitespaceWidth = Float(m.whitespaceWidth)
+                }
                 start = end
             }
-            for i in 0..<count { segmentCache.prefetchSlot(caches.pointee.hashes[i]) }
         }
-        start = 0
-        for i in 0..<count {
-            var segment = caches.pointee.segments[i]
-            let end = segment.end
-            let m = cached ? measureSegment(base + start, end - start, style, hash: caches.pointee.hashes[i]) : measureSegment(base + start, end - start, style)
-            segment.width = Float(m.width)
-            segment.whitespaceWidth = Float(m.whitespaceWidth)
-            widest = max(widest, segment.width)
-            caches.pointee.segments[i] = segment
-            start = end
-        }
+        for i in 0..<count { widest = max(widest, caches.pointee.segments[i].width) }
         return widest
     }
 
@@ -122,10 +143,37 @@ extension TextLayoutEngine {
         return measureSegment(p, n, style, hash: SegmentCache.hash(p, n, style: style.identity))
     }
 
+    /// A segment of printable ASCII in the built-in shaper without letter spacing, from the
+    /// primary face's ASCII tables: cheaper than a segment-cache lookup, so such segments
+    /// skip the cache. The same widths `measureUncached` gives (one face-0 run each for
+    /// the content and the trailing spaces); nil for any other segment.
+    @inline(__always)
+    func measurePrintableASCII(_ b: UnsafePointer<UInt8>, _ n: Int, _ style: TextStyle) -> SegmentMeasure? {
+        withPrintableASCIITables(style) { tables in
+            tables?.measure(b, n).map { SegmentMeasure(width: Double($0.width), whitespaceWidth: Double($0.whitespaceWidth), contentLength: $0.contentLength) }
+        }
+    }
+
+    /// Calls `body` with the primary face's ASCII tables when the style can use them (the
+    /// built-in shaper, no letter spacing, a face mapping all printable ASCII), else nil.
+    @inline(__always)
+    func withPrintableASCIITables<R>(_ style: TextStyle, _ body: (PrintableASCIITables?) -> R) -> R {
+        guard usesBuiltInShaper && style.letterSpacing == 0 else { return body(nil) }
+        let primary = style.fontChain.fonts[0]
+        guard let ascii = primary.printableASCII else { return body(nil) }
+        return ascii.advances.withUnsafeBufferPointer { advances in
+            ascii.kerning.withUnsafeBufferPointer { kerning in
+                body(PrintableASCIITables(advances: advances.baseAddress.unsafelyUnwrapped, kerning: kerning.baseAddress.unsafelyUnwrapped,
+                                          size: style.size, unitsPerEm: Double(primary.unitsPerEm)))
+            }
+        }
+    }
+
     /// `measureSegment` with the segment's hash already computed (any value when the
     /// segment is longer than the key capacity).
     @inline(__always)
     func measureSegment(_ p: UnsafeRawPointer, _ n: Int, _ style: TextStyle, hash h: UInt64) -> SegmentMeasure {
+        if let m = measurePrintableASCII(p.assumingMemoryBound(to: UInt8.self), n, style) { return m }
         guard segmentCache.isEnabled, n <= SegmentCache.keyCapacity else {
             if segmentCache.isEnabled { segmentCache.statistics.bypasses += 1 }
             return measureUncached(p, n, style)
@@ -138,6 +186,7 @@ extension TextLayoutEngine {
 
     private func measureUncached(_ p: UnsafeRawPointer, _ n: Int, _ style: TextStyle) -> SegmentMeasure {
         let b = p.assumingMemoryBound(to: UInt8.self)
+        if let m = measurePrintableASCII(b, n, style) { return m }
         // Content ends after the last scalar that is neither a line-end space nor a
         // terminator; the spaces end after the last non-terminator.
         var contentEnd = 0
@@ -400,4 +449,39 @@ extension TextLayoutEngine {
     }
 
     static let ellipsisUTF8: [UInt8] = Array(ellipsis.utf8)
+}
+
+/// A face's printable-ASCII tables for the duration of a call, and the style's scale.
+struct PrintableASCIITables {
+    let advances: UnsafePointer<Int32>
+    let kerning: UnsafePointer<Int32>
+    let size: Double
+    let unitsPerEm: Double
+
+    /// Width in font units of `n` printable ASCII bytes, nil at any other byte.
+    @inline(__always)
+    func unscaledWidth(_ p: UnsafePointer<UInt8>, _ n: Int) -> Int? {
+        let count = PrintableASCIIMetrics.count, first = Int(PrintableASCIIMetrics.first)
+        var total = 0
+        var previous = -1
+        for i in 0..<n {
+            let c = Int(p[i]) &- first
+            guard c >= 0 && c < count else { return nil }
+            total += Int(advances[c])
+            if previous >= 0 { total += Int(kerning[previous * count + c]) }
+            previous = c
+        }
+        return total
+    }
+
+    /// A segment's widths (content, trailing spaces) as `measureUncached` gives them: the
+    /// same expression `runWidth` uses, so the roundings agree.
+    @inline(__always)
+    func measure(_ b: UnsafePointer<UInt8>, _ n: Int) -> (width: Float, whitespaceWidth: Float, contentLength: Int)? {
+        guard n > 0 else { return nil }
+        var contentEnd = n
+        while contentEnd > 0 && b[contentEnd - 1] == 0x20 { contentEnd -= 1 }
+        guard let content = unscaledWidth(b, contentEnd), let spaces = unscaledWidth(b + contentEnd, n - contentEnd) else { return nil }
+        return (Float(Double(content) * size / unitsPerEm), Float(Double(spaces) * size / unitsPerEm), contentEnd)
+    }
 }

@@ -300,6 +300,9 @@ struct ScratchBuffer<Element> {
         count += 1
     }
 
+    /// The elements in place (valid until the next append or removal).
+    var mutableBase: UnsafeMutablePointer<Element> { base ?? UnsafeMutablePointer(bitPattern: MemoryLayout<Element>.alignment).unsafelyUnwrapped }
+
     @inline(__always)
     subscript(i: Int) -> Element {
         get { base.unsafelyUnwrapped[i] }
