@@ -91,6 +91,11 @@ struct PreparedSegment {
 /// words wider than the line and for an ellipsized last line).
 struct PreparedTextView {
     let segments: UnsafeBufferPointer<PreparedSegment>
+    /// For each segment wider than `clusterThreshold`, in order: a count entry, then that
+    /// many (end offset within the segment, width) of its content's grapheme clusters, so
+    /// an emergency break is arithmetic too. Empty with an infinite threshold otherwise.
+    var clusters = UnsafeBufferPointer<PreparedCluster>(start: nil, count: 0)
+    var clusterThreshold = Double.infinity
     /// The widest segment without trailing whitespace: a width at or above it never needs
     /// an emergency break.
     let widestSegment: Double
@@ -118,6 +123,12 @@ struct PreparedTextView {
             (record + headerBytes).copyMemory(from: base, byteCount: segments.count * MemoryLayout<PreparedSegment>.stride)
         }
     }
+}
+
+/// One grapheme cluster of a wide segment (or, as a group's first entry, the count).
+struct PreparedCluster {
+    var end: UInt32
+    var width: Double
 }
 
 /// A line-break record: `[UInt32 line count][UInt32 truncated][Double widest]` then per

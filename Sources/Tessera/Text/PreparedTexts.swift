@@ -18,14 +18,26 @@ public final class PreparedTexts: @unchecked Sendable {
     let segmentOffsets: ContiguousArray<Int>
     let segments: ContiguousArray<PreparedSegment>
     let widest: ContiguousArray<Float>
+    /// `count + 1` indexes into `clusters`, and the clusters of segments wider than
+    /// `clusterThreshold` (see `PreparedTextView.clusters`).
+    let clusterOffsets: ContiguousArray<Int>
+    let clusters: ContiguousArray<PreparedCluster>
+    let clusterThreshold: Double
 
-    init(style: TextStyle, utf8: ContiguousArray<UInt8>, textOffsets: ContiguousArray<Int>, segmentOffsets: ContiguousArray<Int>, segments: ContiguousArray<PreparedSegment>, widest: ContiguousArray<Float>) {
+    /// Segments wider than this many times the font size keep their cluster widths: long
+    /// words, URLs and codes, the segments that need emergency breaks at list widths.
+    static let clusterThresholdEms = 6.0
+
+    init(style: TextStyle, utf8: ContiguousArray<UInt8>, textOffsets: ContiguousArray<Int>, segmentOffsets: ContiguousArray<Int>, segments: ContiguousArray<PreparedSegment>, widest: ContiguousArray<Float>, clusterOffsets: ContiguousArray<Int>, clusters: ContiguousArray<PreparedCluster>) {
         self.style = style
         self.utf8 = utf8
         self.textOffsets = textOffsets
         self.segmentOffsets = segmentOffsets
         self.segments = segments
         self.widest = widest
+        self.clusterOffsets = clusterOffsets
+        self.clusters = clusters
+        clusterThreshold = Self.clusterThresholdEms * style.size
     }
 
     /// Number of texts.
@@ -34,7 +46,8 @@ public final class PreparedTexts: @unchecked Sendable {
     /// Bytes held (text copy, segments and per-text columns).
     public var bytes: Int {
         utf8.count + segments.count * MemoryLayout<PreparedSegment>.stride
-            + (textOffsets.count + segmentOffsets.count) * MemoryLayout<Int>.stride + widest.count * 4
+            + (textOffsets.count + segmentOffsets.count + clusterOffsets.count) * MemoryLayout<Int>.stride + widest.count * 4
+            + clusters.count * MemoryLayout<PreparedCluster>.stride
     }
 
     /// The bytes and segments of every text, for the duration of `body`.
@@ -45,7 +58,12 @@ public final class PreparedTexts: @unchecked Sendable {
                 textOffsets.withUnsafeBufferPointer { texts in
                     segmentOffsets.withUnsafeBufferPointer { starts in
                         widest.withUnsafeBufferPointer { widest in
-                            body(Storage(bytes: bytes, segments: segs, textOffsets: texts, segmentOffsets: starts, widest: widest))
+                            clusterOffsets.withUnsafeBufferPointer { clusterStarts in
+                                clusters.withUnsafeBufferPointer { clusters in
+                                    body(Storage(bytes: bytes, segments: segs, textOffsets: texts, segmentOffsets: starts, widest: widest,
+                                                 clusterOffsets: clusterStarts, clusters: clusters, clusterThreshold: clusterThreshold))
+                                }
+                            }
                         }
                     }
                 }
@@ -59,13 +77,19 @@ public final class PreparedTexts: @unchecked Sendable {
         let textOffsets: UnsafeBufferPointer<Int>
         let segmentOffsets: UnsafeBufferPointer<Int>
         let widest: UnsafeBufferPointer<Float>
+        let clusterOffsets: UnsafeBufferPointer<Int>
+        let clusters: UnsafeBufferPointer<PreparedCluster>
+        let clusterThreshold: Double
 
         @inline(__always) func text(_ i: Int) -> UnsafeRawBufferPointer {
             UnsafeRawBufferPointer(start: bytes.baseAddress.map { $0 + textOffsets[i] }, count: textOffsets[i + 1] - textOffsets[i])
         }
 
         @inline(__always) func view(_ i: Int) -> PreparedTextView {
-            PreparedTextView(segments: UnsafeBufferPointer(start: segments.baseAddress.map { $0 + segmentOffsets[i] }, count: segmentOffsets[i + 1] - segmentOffsets[i]), widest: widest[i])
+            var view = PreparedTextView(segments: UnsafeBufferPointer(start: segments.baseAddress.map { $0 + segmentOffsets[i] }, count: segmentOffsets[i + 1] - segmentOffsets[i]), widest: widest[i])
+            view.clusters = UnsafeBufferPointer(start: clusters.baseAddress.map { $0 + clusterOffsets[i] }, count: clusterOffsets[i + 1] - clusterOffsets[i])
+            view.clusterThreshold = clusterThreshold
+            return view
         }
     }
 }
@@ -97,21 +121,27 @@ extension TextLayoutEngine {
         var segments = ContiguousArray<PreparedSegment>()
         var segmentOffsets = ContiguousArray<Int>()
         var widest = ContiguousArray<Float>()
+        var clusters = ContiguousArray<PreparedCluster>()
+        var clusterOffsets = ContiguousArray<Int>()
         segments.reserveCapacity(results.reduce(0) { $0 + $1!.segments.count })
         segmentOffsets.reserveCapacity(count + 1)
         widest.reserveCapacity(count)
         for part in results {
             let part = part.unsafelyUnwrapped
-            let base = segments.count
+            let base = segments.count, clusterBase = clusters.count
             for o in part.segmentOffsets.dropLast() { segmentOffsets.append(base + o) }
+            for o in part.clusterOffsets.dropLast() { clusterOffsets.append(clusterBase + o) }
             segments.append(contentsOf: part.segments)
+            clusters.append(contentsOf: part.clusters)
             widest.append(contentsOf: part.widest)
         }
         segmentOffsets.append(segments.count)
+        clusterOffsets.append(clusters.count)
         let first = count > 0 ? offsets[0] : 0
         let bytes = ContiguousArray(UnsafeRawBufferPointer(rebasing: utf8[first..<(count > 0 ? offsets[count] : first)]))
         let textOffsets = ContiguousArray(offsets.map { $0 - first })
-        return PreparedTexts(style: style, utf8: bytes, textOffsets: count > 0 ? textOffsets : [0], segmentOffsets: segmentOffsets, segments: segments, widest: widest)
+        return PreparedTexts(style: style, utf8: bytes, textOffsets: count > 0 ? textOffsets : [0], segmentOffsets: segmentOffsets, segments: segments,
+                             widest: widest, clusterOffsets: clusterOffsets, clusters: clusters)
     }
 
     /// Lays out every prepared text at `width` with at most `maxLines` lines (0: no limit)
@@ -147,19 +177,41 @@ extension TextLayoutEngine {
         var segments = ContiguousArray<PreparedSegment>()
         var segmentOffsets = ContiguousArray<Int>()
         var widest = ContiguousArray<Float>()
+        var clusters = ContiguousArray<PreparedCluster>()
+        var clusterOffsets = ContiguousArray<Int>()
     }
 
     private func preparePart(_ utf8: UnsafeRawBufferPointer, _ offsets: UnsafeBufferPointer<Int>, _ range: Range<Int>, _ style: TextStyle) -> PreparedPart {
         var part = PreparedPart()
         part.segmentOffsets.reserveCapacity(range.count + 1)
         part.widest.reserveCapacity(range.count)
+        let threshold = PreparedTexts.clusterThresholdEms * style.size
         for i in range {
-            let w = prepare(UnsafeRawBufferPointer(rebasing: utf8[offsets[i]..<offsets[i + 1]]), style)
+            let text = UnsafeRawBufferPointer(rebasing: utf8[offsets[i]..<offsets[i + 1]])
+            let w = prepare(text, style)
             part.segmentOffsets.append(part.segments.count)
+            part.clusterOffsets.append(part.clusters.count)
             part.segments.append(contentsOf: caches.pointee.segments.buffer)
             part.widest.append(w)
+            guard Double(w) > threshold, let base = text.baseAddress else { continue }
+            var start = 0
+            for seg in caches.pointee.segments.buffer {
+                defer { start = seg.end }
+                guard Double(seg.width) > threshold else { continue }
+                let header = part.clusters.count
+                part.clusters.append(PreparedCluster(end: 0, width: 0))
+                let content = UnsafeRawBufferPointer(start: base + start, count: contentEnd(base, start, seg.end) - start)
+                var it = GraphemeBreakIterator(validUTF8: content)
+                var a = 0
+                while let b = it.next() {
+                    part.clusters.append(PreparedCluster(end: UInt32(b), width: clusterWidth(base, start + a, start + b, style)))
+                    a = b
+                }
+                part.clusters[header].end = UInt32(part.clusters.count - header - 1)
+            }
         }
         part.segmentOffsets.append(part.segments.count)
+        part.clusterOffsets.append(part.clusters.count)
         return part
     }
 

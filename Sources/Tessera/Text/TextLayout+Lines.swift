@@ -112,7 +112,7 @@ extension TextLayoutEngine {
 
     /// Where the trailing whitespace and line terminators of the segment `[start, end)`
     /// begin (the end of its last other scalar, or `start`).
-    private func contentEnd(_ base: UnsafeRawPointer, _ start: Int, _ end: Int) -> Int {
+    func contentEnd(_ base: UnsafeRawPointer, _ start: Int, _ end: Int) -> Int {
         let b = base.assumingMemoryBound(to: UInt8.self)
         var i = end
         while i > start {
@@ -234,7 +234,7 @@ extension TextLayoutEngine {
 
     /// Width of the cluster `[a, b)` of `utf8` (content or space).
     @inline(__always)
-    private func clusterWidth(_ base: UnsafeRawPointer, _ a: Int, _ b: Int, _ style: TextStyle) -> Double {
+    func clusterWidth(_ base: UnsafeRawPointer, _ a: Int, _ b: Int, _ style: TextStyle) -> Double {
         // One ASCII byte (the clusters of URLs, e-mail addresses and codes that need
         // emergency breaks): from a 128-entry table of the segment cache's answers, kept
         // for the last style used.
@@ -286,13 +286,41 @@ extension TextLayoutEngine {
         let segments = prepared.segments
         let needsEmergency = prepared.widestSegment > limit
         var segmentStart = 0
+        var clusterCursor = 0
         for seg in segments {
             let segWidth = Double(seg.width)
+            // Segments wider than the threshold have their clusters in `prepared.clusters`:
+            // a count, then (end, width) of each.
+            var group = 0..<0
+            if segWidth > prepared.clusterThreshold {
+                let count = Int(prepared.clusters[clusterCursor].end)
+                group = clusterCursor + 1..<clusterCursor + 1 + count
+                clusterCursor = group.upperBound
+            }
             if hasContent && lineWidth + pendingSpace + segWidth > limit {
                 close(segmentStart)
                 if stop { break }
             }
-            if needsEmergency && !hasContent && segWidth > limit {
+            if needsEmergency && !hasContent && segWidth > limit && !group.isEmpty {
+                // Emergency break over the kept cluster widths (the same sums as below).
+                var a = 0
+                var piece = 0.0
+                var pieceHasCluster = false
+                for k in group {
+                    let b = Int(prepared.clusters[k].end), w = prepared.clusters[k].width
+                    if pieceHasCluster && piece + w > limit {
+                        lineWidth = piece
+                        close(segmentStart + a)
+                        if stop { break }
+                        piece = 0
+                    }
+                    piece += w
+                    pieceHasCluster = true
+                    a = b
+                }
+                if stop { break }
+                lineWidth = piece
+            } else if needsEmergency && !hasContent && segWidth > limit {
                 // Emergency break at grapheme clusters; each piece is a sum of clusters.
                 let base = utf8.baseAddress.unsafelyUnwrapped
                 let content = UnsafeRawBufferPointer(start: base + segmentStart, count: contentEnd(base, segmentStart, seg.end) - segmentStart)
