@@ -139,6 +139,21 @@ struct LineBreakIterator: IteratorProtocol {
                     startUnit(.NU, Self.plain(.NU))
                     continue
                 }
+                // Any other ASCII scalar after a plain unit: the decision from a table
+                // `decide` filled (see `asciiDecisions`).
+                let b = p[start]
+                if b < 0x80 && !hyphenAfterHL && !lastEastAsian && !last.isIn(Self.tableExcludedBefore) {
+                    let decision = asciiDecisions[(Int(numeric) &* LineBreakIterator.classCount &+ Int(last.rawValue)) &<< 7 | Int(b)]
+                    if decision != 0 {
+                        let cls = LineBreakIterator.asciiClasses[Int(b)]
+                        position = start + 1
+                        lastScalar = cls
+                        startUnit(cls, Self.plain(cls))
+                        if decision == 2 { return LineBreakOpportunity(offset: start, isMandatory: false) }
+                        if decision == 3 { return LineBreakOpportunity(offset: start, isMandatory: true) }
+                        continue
+                    }
+                }
             }
             let (scalar, length) = decodeValidUTF8(p, at: start)
             position += length
@@ -177,6 +192,46 @@ struct LineBreakIterator: IteratorProtocol {
     }
 
     private enum Decision { case prohibited, allowed, mandatory }
+
+    static let classCount = 38
+    /// Units before which `decide` reads more context than the unit's class and LB25's
+    /// numeric state (spaces, LB25's look-ahead after PR/PO, regional indicator parity).
+    static let tableExcludedBefore: UInt64 = LineBreakClass.SP.bit | LineBreakClass.PR.bit | LineBreakClass.PO.bit | LineBreakClass.RI.bit
+
+    /// The line break class of each ASCII byte.
+    static let asciiClasses: [LineBreakClass] = (0..<128).map { LineBreakProperties(lineBreakPropertyTable.value(UInt32($0))).lineBreakClass }
+
+    /// `decide`'s answer for an ASCII scalar after a unit that is a scalar of its own, by
+    /// (numeric state, class of the unit, byte): 1 prohibited, 2 allowed, 3 mandatory, 0 not
+    /// in the table (the unit's class is excluded, or the byte is a combining mark that
+    /// would attach). Filled by running `decide` itself in each context, so the two cannot
+    /// disagree; the context a table entry leaves is the one `startUnit` makes for the
+    /// byte's class, as in `decide` for a scalar that does not attach.
+    static func makeASCIIDecisions() -> [UInt8] {
+        var table = [UInt8](repeating: 0, count: 3 * classCount * 128)
+        for numeric in 0..<3 {
+            for raw in 0..<classCount {
+                let before = LineBreakClass(rawValue: UInt8(raw))!
+                guard !before.isIn(tableExcludedBefore) else { continue }
+                for b in 0..<128 {
+                    let cls = asciiClasses[b]
+                    guard cls != .CM && cls != .ZWJ else { continue }
+                    var it = LineBreakIterator(validUTF8: UnsafeRawBufferPointer(start: nil, count: 0))
+                    it.lastScalar = before
+                    it.last = before
+                    it.numeric = UInt8(numeric)
+                    let entry: UInt8
+                    switch it.decide(plain(cls)) {
+                    case .prohibited: entry = 1
+                    case .allowed: entry = 2
+                    case .mandatory: entry = 3
+                    }
+                    table[(numeric * classCount + raw) << 7 | b] = entry
+                }
+            }
+        }
+        return table
+    }
 
     @inline(__always) private static func plain(_ cls: LineBreakClass) -> LineBreakProperties { LineBreakProperties(cls.rawValue) }
 
@@ -361,3 +416,6 @@ struct LineBreakIterator: IteratorProtocol {
 
 @inline(__always) func isASCIILetter(_ b: UInt8) -> Bool { (b | 0x20) &- 0x61 < 26 }
 @inline(__always) func isASCIIDigit(_ b: UInt8) -> Bool { b &- 0x30 < 10 }
+
+/// `LineBreakIterator.makeASCIIDecisions()`, built once.
+let asciiDecisions: [UInt8] = LineBreakIterator.makeASCIIDecisions()
