@@ -268,13 +268,14 @@ public final class Font: Sendable {
 
 /// The advances and pair kerning of the 95 printable ASCII characters in font units, so
 /// an ASCII run (most words of list text) is measured by table lookups: the same sum
-/// `Font.unscaledWidth` computes (no default ignorables or marks among them).
-struct PrintableASCIIMetrics: Sendable {
+/// `Font.unscaledWidth` computes (no default ignorables or marks among them). Immutable
+/// buffers owned for the font's life.
+final class PrintableASCIIMetrics: @unchecked Sendable {
     static let first: UInt8 = 0x20
     static let count = 95
-    let advances: [Int32]
-    /// `count × count`, row = left character.
-    let kerning: [Int32]
+    let advances: UnsafeMutablePointer<Int32>
+    /// `(count + 1) × count`, row = left character; the last row (no left character) is 0.
+    let kerning: UnsafeMutablePointer<Int32>
 
     init?(characterMap: CharacterMap, advances hmtx: [UInt16], markGlyphs: [UInt64], glyphClasses: Bool, kerning pairs: PairKerning) {
         var glyphs: [UInt16] = []
@@ -284,21 +285,23 @@ struct PrintableASCIIMetrics: Sendable {
             if glyphClasses && markGlyphs[Int(g) >> 6] & (1 << UInt64(g & 63)) != 0 { return nil }
             glyphs.append(g)
         }
-        advances = glyphs.map { Int32(hmtx[Int($0)]) }
-        var k = [Int32](repeating: 0, count: Self.count * Self.count)
+        advances = .allocate(capacity: Self.count)
+        for c in 0..<Self.count { advances[c] = Int32(hmtx[Int(glyphs[c])]) }
+        kerning = .allocate(capacity: (Self.count + 1) * Self.count)
+        kerning.initialize(repeating: 0, count: (Self.count + 1) * Self.count)
         for l in 0..<Self.count where pairs.mayKern(glyphs[l]) {
-            for r in 0..<Self.count { k[l * Self.count + r] = Int32(truncatingIfNeeded: pairs.value(glyphs[l], glyphs[r])) }
+            for r in 0..<Self.count { kerning[l * Self.count + r] = Int32(truncatingIfNeeded: pairs.value(glyphs[l], glyphs[r])) }
         }
-        kerning = k
+    }
+
+    deinit {
+        advances.deallocate()
+        kerning.deallocate()
     }
 
     /// The width of `n` bytes at `p` in font units, or nil when a byte is not printable
     /// ASCII.
     func unscaledWidth(_ p: UnsafePointer<UInt8>, _ n: Int) -> Int? {
-        advances.withUnsafeBufferPointer { adv in
-            kerning.withUnsafeBufferPointer { kern in
-                PrintableASCIITables(advances: adv.baseAddress!, kerning: kern.baseAddress!, size: 0, unitsPerEm: 1).unscaledWidth(p, n)
-            }
-        }
+        PrintableASCIITables(advances: advances, kerning: kerning, size: 0, unitsPerEm: 1).unscaledWidth(p, n)
     }
 }

@@ -100,10 +100,19 @@ struct LineBreakIterator: IteratorProtocol {
     /// `last` is unassigned Extended_Pictographic (LB30b).
     private var lastUnassignedPictographic = false
 
+    /// The ASCII decision table, read once per iterator rather than through the global
+    /// (whose lazy initialisation check would run per byte).
+    private let ascii: ASCIILineBreakTable
+
     init(validUTF8 buffer: UnsafeRawBufferPointer) {
+        self.init(buffer, ascii: asciiLineBreakTable)
+    }
+
+    private init(_ buffer: UnsafeRawBufferPointer, ascii: ASCIILineBreakTable) {
         bytes = buffer.baseAddress?.assumingMemoryBound(to: UInt8.self)
         count = buffer.count
         table = lineBreakPropertyTable
+        self.ascii = ascii
     }
 
     @inline(__always) private static var mandatoryAfter: UInt64 { LineBreakClass.BK.bit | LineBreakClass.CR.bit | LineBreakClass.LF.bit | LineBreakClass.NL.bit }
@@ -140,12 +149,12 @@ struct LineBreakIterator: IteratorProtocol {
                     continue
                 }
                 // Any other ASCII scalar after a plain unit: the decision from a table
-                // `decide` filled (see `asciiDecisions`).
+                // `decide` filled (see `makeASCIITable`).
                 let b = p[start]
                 if b < 0x80 && !hyphenAfterHL && !lastEastAsian && !last.isIn(Self.tableExcludedBefore) {
-                    let decision = asciiDecisions[(Int(numeric) &* LineBreakIterator.classCount &+ Int(last.rawValue)) &<< 7 | Int(b)]
+                    let decision = ascii.decisions[(Int(numeric) &* LineBreakIterator.classCount &+ Int(last.rawValue)) &<< 7 | Int(b)]
                     if decision != 0 {
-                        let cls = LineBreakIterator.asciiClasses[Int(b)]
+                        let cls = ascii.classes[Int(b)]
                         position = start + 1
                         lastScalar = cls
                         startUnit(cls, Self.plain(cls))
@@ -198,8 +207,6 @@ struct LineBreakIterator: IteratorProtocol {
     /// numeric state (spaces, LB25's look-ahead after PR/PO, regional indicator parity).
     static let tableExcludedBefore: UInt64 = LineBreakClass.SP.bit | LineBreakClass.PR.bit | LineBreakClass.PO.bit | LineBreakClass.RI.bit
 
-    /// The line break class of each ASCII byte.
-    static let asciiClasses: [LineBreakClass] = (0..<128).map { LineBreakProperties(lineBreakPropertyTable.value(UInt32($0))).lineBreakClass }
 
     /// `decide`'s answer for an ASCII scalar after a unit that is a scalar of its own, by
     /// (numeric state, class of the unit, byte): 1 prohibited, 2 allowed, 3 mandatory, 0 not
@@ -207,16 +214,19 @@ struct LineBreakIterator: IteratorProtocol {
     /// would attach). Filled by running `decide` itself in each context, so the two cannot
     /// disagree; the context a table entry leaves is the one `startUnit` makes for the
     /// byte's class, as in `decide` for a scalar that does not attach.
-    static func makeASCIIDecisions() -> [UInt8] {
-        var table = [UInt8](repeating: 0, count: 3 * classCount * 128)
+    static func makeASCIITable() -> ASCIILineBreakTable {
+        let classes = UnsafeMutablePointer<LineBreakClass>.allocate(capacity: 128)
+        for b in 0..<128 { classes[b] = LineBreakProperties(lineBreakPropertyTable.value(UInt32(b))).lineBreakClass }
+        let table = UnsafeMutablePointer<UInt8>.allocate(capacity: 3 * classCount * 128)
+        table.initialize(repeating: 0, count: 3 * classCount * 128)
         for numeric in 0..<3 {
             for raw in 0..<classCount {
                 let before = LineBreakClass(rawValue: UInt8(raw))!
                 guard !before.isIn(tableExcludedBefore) else { continue }
                 for b in 0..<128 {
-                    let cls = asciiClasses[b]
+                    let cls = classes[b]
                     guard cls != .CM && cls != .ZWJ else { continue }
-                    var it = LineBreakIterator(validUTF8: UnsafeRawBufferPointer(start: nil, count: 0))
+                    var it = LineBreakIterator(UnsafeRawBufferPointer(start: nil, count: 0), ascii: ASCIILineBreakTable(decisions: table, classes: classes))
                     it.lastScalar = before
                     it.last = before
                     it.numeric = UInt8(numeric)
@@ -230,7 +240,7 @@ struct LineBreakIterator: IteratorProtocol {
                 }
             }
         }
-        return table
+        return ASCIILineBreakTable(decisions: table, classes: classes)
     }
 
     @inline(__always) private static func plain(_ cls: LineBreakClass) -> LineBreakProperties { LineBreakProperties(cls.rawValue) }
@@ -417,5 +427,16 @@ struct LineBreakIterator: IteratorProtocol {
 @inline(__always) func isASCIILetter(_ b: UInt8) -> Bool { (b | 0x20) &- 0x61 < 26 }
 @inline(__always) func isASCIIDigit(_ b: UInt8) -> Bool { b &- 0x30 < 10 }
 
-/// `LineBreakIterator.makeASCIIDecisions()`, built once.
-let asciiDecisions: [UInt8] = LineBreakIterator.makeASCIIDecisions()
+/// `decide`'s answers for ASCII scalars and the ASCII classes, built once and kept for
+/// the life of the process (immutable after that, so shared by all threads).
+struct ASCIILineBreakTable: @unchecked Sendable {
+    let decisions: UnsafePointer<UInt8>
+    let classes: UnsafePointer<LineBreakClass>
+
+    init(decisions: UnsafeMutablePointer<UInt8>, classes: UnsafeMutablePointer<LineBreakClass>) {
+        self.decisions = UnsafePointer(decisions)
+        self.classes = UnsafePointer(classes)
+    }
+}
+
+let asciiLineBreakTable = LineBreakIterator.makeASCIITable()

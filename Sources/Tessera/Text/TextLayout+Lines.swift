@@ -21,6 +21,7 @@ extension TextLayoutEngine {
         let n = utf8.count
         guard n > 0, let base = utf8.baseAddress else { return 0 }
         var breaks = LineBreakIterator(validUTF8: utf8)
+        let graphemes = graphemePropertyTable
         let bytes = base.assumingMemoryBound(to: UInt8.self)
         var start = 0
         var widest: Float = 0
@@ -29,7 +30,7 @@ extension TextLayoutEngine {
             // Accept only opportunities that are grapheme cluster boundaries. Between two
             // ASCII bytes there always is one (CR LF is never an opportunity); otherwise
             // walk the clusters from the segment start, itself a boundary.
-            if end < n && !(bytes[end] < 0x80 && bytes[end - 1] < 0x80) && !isCertainGraphemeBoundary(bytes, end) {
+            if end < n && !(bytes[end] < 0x80 && bytes[end - 1] < 0x80) && !isCertainGraphemeBoundary(bytes, end, graphemes) {
                 var clusters = GraphemeBreakIterator(validUTF8: UnsafeRawBufferPointer(start: base + start, count: n - start))
                 var boundary = 0
                 while start + boundary < end { boundary = clusters.next() ?? (n - start) }
@@ -97,8 +98,7 @@ extension TextLayoutEngine {
     /// unless GB9b's Prepend precedes it), or before a control other than CR LF (GB5).
     /// False means "walk the clusters to know".
     @inline(__always)
-    private func isCertainGraphemeBoundary(_ b: UnsafePointer<UInt8>, _ end: Int) -> Bool {
-        let table = graphemePropertyTable
+    private func isCertainGraphemeBoundary(_ b: UnsafePointer<UInt8>, _ end: Int, _ table: UnicodePropertyTable) -> Bool {
         let after = table.value(decodeValidUTF8(b, at: end).scalar)
         var j = end - 1
         while j > 0 && b[j] & 0xC0 == 0x80 { j -= 1 }
@@ -161,11 +161,8 @@ extension TextLayoutEngine {
         guard usesBuiltInShaper && style.letterSpacing == 0 else { return body(nil) }
         let primary = style.fontChain.fonts[0]
         guard let ascii = primary.printableASCII else { return body(nil) }
-        return ascii.advances.withUnsafeBufferPointer { advances in
-            ascii.kerning.withUnsafeBufferPointer { kerning in
-                body(PrintableASCIITables(advances: advances.baseAddress.unsafelyUnwrapped, kerning: kerning.baseAddress.unsafelyUnwrapped,
-                                          size: style.size, unitsPerEm: Double(primary.unitsPerEm)))
-            }
+        return withExtendedLifetime(ascii) {
+            body(PrintableASCIITables(advances: ascii.advances, kerning: ascii.kerning, size: style.size, unitsPerEm: Double(primary.unitsPerEm)))
         }
     }
 
@@ -481,8 +478,8 @@ extension TextLayoutEngine {
 
 /// A face's printable-ASCII tables for the duration of a call, and the style's scale.
 struct PrintableASCIITables {
-    let advances: UnsafePointer<Int32>
-    let kerning: UnsafePointer<Int32>
+    let advances: UnsafeMutablePointer<Int32>
+    let kerning: UnsafeMutablePointer<Int32>
     let size: Double
     let unitsPerEm: Double
 
@@ -491,13 +488,12 @@ struct PrintableASCIITables {
     func unscaledWidth(_ p: UnsafePointer<UInt8>, _ n: Int) -> Int? {
         let count = PrintableASCIIMetrics.count, first = Int(PrintableASCIIMetrics.first)
         var total = 0
-        var previous = -1
+        var row = count * count  // the zero row: no character before the first
         for i in 0..<n {
             let c = Int(p[i]) &- first
-            guard c >= 0 && c < count else { return nil }
-            total += Int(advances[c])
-            if previous >= 0 { total += Int(kerning[previous * count + c]) }
-            previous = c
+            guard UInt(bitPattern: c) < UInt(count) else { return nil }
+            total &+= Int(advances[c]) &+ Int(kerning[row &+ c])
+            row = c &* count
         }
         return total
     }
