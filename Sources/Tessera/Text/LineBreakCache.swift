@@ -11,7 +11,8 @@ struct TextKey: RecordCacheKey {
         var h1: UInt64 = 0x243F_6A88_85A3_08D3 ^ (UInt64(truncatingIfNeeded: n) &* 0x9E37_79B9_7F4A_7C15)
         var h2: UInt64 = 0x1319_8A2E_0370_7344 ^ (UInt64(truncatingIfNeeded: n) &* 0xC2B2_AE3D_27D4_EB4F)
         if let p = utf8.baseAddress {
-            // Both hashes in one pass over the words (`hashTextBytes` twice, fused).
+            // Both hashes in one pass over the words: multiply-xorshift rounds with two
+            // multipliers, then the splitmix64 finaliser.
             var i = 0
             while i + 8 <= n {
                 let w = p.loadUnaligned(fromByteOffset: i, as: UInt64.self)

@@ -23,32 +23,6 @@ public struct CacheStatistics: Sendable, Equatable, CustomStringConvertible {
     }
 }
 
-/// Hashes `n` bytes at `p` with `seed`, eight bytes at a time (a multiply-xorshift mix and
-/// the splitmix64 finaliser). Not cryptographic; keys are always compared in full where
-/// noted, or combined into 128 bits.
-@inline(__always)
-func hashTextBytes(_ p: UnsafeRawPointer, _ n: Int, seed: UInt64, multiplier: UInt64) -> UInt64 {
-    var h = seed ^ (UInt64(truncatingIfNeeded: n) &* 0x9E37_79B9_7F4A_7C15)
-    var i = 0
-    while i + 8 <= n {
-        h = (h ^ p.loadUnaligned(fromByteOffset: i, as: UInt64.self)) &* multiplier
-        h ^= h >> 29
-        i += 8
-    }
-    if i < n {
-        var v: UInt64 = 0
-        var shift: UInt64 = 0
-        while i < n {
-            v |= UInt64(p.load(fromByteOffset: i, as: UInt8.self)) << shift
-            shift += 8
-            i += 1
-        }
-        h = (h ^ v) &* multiplier
-        h ^= h >> 29
-    }
-    return mix64(h)
-}
-
 /// A segment's measurement, independent of the layout width.
 struct SegmentMeasure {
     /// Width in points without trailing whitespace (letter spacing included).

@@ -298,44 +298,29 @@ extension TextLayoutEngine {
                 close(segmentStart)
                 if stop { break }
             }
-            if needsEmergency && !hasContent && segWidth > limit && !group.isEmpty {
-                // Emergency break over the kept cluster widths (the same sums as below).
+            if needsEmergency && !hasContent && segWidth > limit {
+                // Emergency break at grapheme clusters; each piece is a sum of cluster widths,
+                // kept with the prepared text for wide segments or measured here.
                 var a = 0
                 var piece = 0.0
                 var pieceHasCluster = false
-                for k in group {
-                    let b = Int(prepared.clusters[k].end), w = prepared.clusters[k].width
+                func add(_ b: Int, _ w: Double) {
                     if pieceHasCluster && piece + w > limit {
                         lineWidth = piece
                         close(segmentStart + a)
-                        if stop { break }
                         piece = 0
                     }
                     piece += w
                     pieceHasCluster = true
                     a = b
                 }
-                if stop { break }
-                lineWidth = piece
-            } else if needsEmergency && !hasContent && segWidth > limit {
-                // Emergency break at grapheme clusters; each piece is a sum of clusters.
-                let base = utf8.baseAddress.unsafelyUnwrapped
-                let content = UnsafeRawBufferPointer(start: base + segmentStart, count: contentEnd(base, segmentStart, seg.end) - segmentStart)
-                var it = GraphemeBreakIterator(validUTF8: content)
-                var a = 0
-                var piece = 0.0
-                var pieceHasCluster = false
-                while let b = it.next() {
-                    let w = clusterWidth(base, segmentStart + a, segmentStart + b, style)
-                    if pieceHasCluster && piece + w > limit {
-                        lineWidth = piece
-                        close(segmentStart + a)
-                        if stop { break }
-                        piece = 0
-                    }
-                    piece += w
-                    pieceHasCluster = true
-                    a = b
+                if !group.isEmpty {
+                    for k in group where !stop { add(Int(prepared.clusters[k].end), prepared.clusters[k].width) }
+                } else {
+                    let base = utf8.baseAddress.unsafelyUnwrapped
+                    let content = UnsafeRawBufferPointer(start: base + segmentStart, count: contentEnd(base, segmentStart, seg.end) - segmentStart)
+                    var it = GraphemeBreakIterator(validUTF8: content)
+                    while !stop, let b = it.next() { add(b, clusterWidth(base, segmentStart + a, segmentStart + b, style)) }
                 }
                 if stop { break }
                 lineWidth = piece
