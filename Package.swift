@@ -10,6 +10,8 @@ let package = Package(
     products: [
         .library(name: "Tessera", targets: ["Tessera"]),
         .executable(name: "cellbench", targets: ["cellbench"]),
+        // The C ABI (Sources/CTessera/include/tessera.h) as libtessera.so.
+        .library(name: "tessera", type: .dynamic, targets: ["TesseraC"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -25,6 +27,13 @@ let package = Package(
             dependencies: ["CJemalloc"],
             swiftSettings: invariants,
             linkerSettings: [.linkedLibrary("m")]  // rounding calls into libm
+        ),
+        // tessera.h, the one C header; the target's C file checks it compiles as C.
+        .target(name: "CTessera"),
+        // The C ABI implemented in Swift (`@c @implementation` against tessera.h).
+        .target(
+            name: "TesseraC",
+            dependencies: ["Tessera", "CTessera"]
         ),
         .executableTarget(
             name: "cellbench",
