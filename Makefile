@@ -4,7 +4,8 @@
 SWIFT ?= swift
 CELLBENCH_ARGS ?=
 
-.PHONY: all bootstrap build cellbench test test-release consumer pango-check bench clean
+.PHONY: all bootstrap build cellbench test test-release consumer pango-check bench clean \
+	c-lib c-header-check c-host c-test c-bench
 
 all: build
 
@@ -20,8 +21,11 @@ cellbench: build
 # An outside package builds against the public API and runs; the Pango peer builds and
 # runs; then the suite, in a debug build where invariant checks (TESSERA_INVARIANTS) are
 # compiled in and run after every mutation.
+# The C ABI checks run against a debug libtessera.so (the build the Swift tests use).
 test: bootstrap consumer pango-check
-	$(SWIFT) test
+	$(SWIFT) build --build-tests
+	$(MAKE) --no-print-directory c-test C_CONFIG=debug
+	$(SWIFT) test --skip-build
 
 consumer: bootstrap
 	cd Tests/Consumer && $(SWIFT) run consumer
@@ -42,6 +46,45 @@ test-release: bootstrap
 # Regression benchmarks (package-benchmark, slow to build; not part of `make test`).
 bench: bootstrap
 	cd Benchmarks && $(SWIFT) package benchmark
+
+# --- The C ABI (Sources/CTessera/include/tessera.h, libtessera.so) ---------------------
+# `make c-lib` builds libtessera.so and stages it with the header and tessera.pc in
+# .build-c/stage (C_CONFIG=release; C_CONFIG=debug stages into .build-c/stage-debug). A
+# host then builds with
+#   PKG_CONFIG_PATH=$(CURDIR)/.build-c/stage/lib/pkgconfig cc host.c $$(pkg-config --cflags --libs tessera)
+C_CONFIG ?= release
+C_STAGE := .build-c/$(if $(filter debug,$(C_CONFIG)),stage-debug,stage)
+C_PKG := PKG_CONFIG_PATH=$(CURDIR)/$(C_STAGE)/lib/pkgconfig
+C_STRICT := -Wall -Wextra -Werror -pedantic
+C_BENCH_ROWS ?= 1000000
+
+c-lib: bootstrap
+	$(SWIFT) build -c $(C_CONFIG) --product tessera
+	scripts/stage-c $(C_STAGE) .build/$(C_CONFIG)
+
+# The header compiles as C11 and C++17 (gcc, g++, clang, clang++), every pointer annotated;
+# a C++ program links against the library and runs.
+c-header-check: c-lib
+	@mkdir -p .build-c/check
+	gcc -std=c11 $(C_STRICT) -I$(C_STAGE)/include -c Tests/CHost/c11_header_check.c -o .build-c/check/c11-gcc.o
+	clang -std=c11 $(C_STRICT) -Wnullability-completeness -I$(C_STAGE)/include -c Tests/CHost/c11_header_check.c -o .build-c/check/c11-clang.o
+	$(C_PKG) sh -c 'g++ -std=c++17 $(C_STRICT) Tests/CHost/cxx_host.cpp -o .build-c/check/cxx-host-gcc $$(pkg-config --cflags --libs tessera)'
+	$(C_PKG) sh -c 'clang++ -std=c++17 $(C_STRICT) -Wnullability-completeness Tests/CHost/cxx_host.cpp -o .build-c/check/cxx-host-clang $$(pkg-config --cflags --libs tessera)'
+	.build-c/check/cxx-host-gcc
+	.build-c/check/cxx-host-clang
+
+# The C host: every function, known answers, every error path.
+c-host: c-lib
+	@mkdir -p .build-c
+	$(C_PKG) sh -c 'cc -std=c11 -O1 -g $(C_STRICT) Tests/CHost/host.c -o .build-c/c-host-$(C_CONFIG) $$(pkg-config --cflags --libs tessera) -lm'
+	.build-c/c-host-$(C_CONFIG) $(CURDIR)
+
+c-test: c-header-check c-host
+
+# The C ABI against the Swift API in one run (release): 1M-row append and window queries.
+c-bench: C_CONFIG = release
+c-bench: c-host
+	.build-c/c-host-release $(CURDIR) --bench $(C_BENCH_ROWS)
 
 clean:
 	rm -rf .build .build-* Tests/Consumer/.build Benchmarks/.build

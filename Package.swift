@@ -33,7 +33,11 @@ let package = Package(
         // The C ABI implemented in Swift (`@c @implementation` against tessera.h).
         .target(
             name: "TesseraC",
-            dependencies: ["Tessera", "CTessera"]
+            dependencies: ["Tessera", "CTessera"],
+            linkerSettings: [.unsafeFlags([
+                "-Xlinker", "--whole-archive", "-Xlinker", "/usr/lib/x86_64-linux-gnu/libjemalloc_pic.a",
+                "-Xlinker", "--no-whole-archive", "-Xlinker", "--exclude-libs=libjemalloc_pic.a",
+            ])]
         ),
         .executableTarget(
             name: "cellbench",
