@@ -11,7 +11,7 @@ let package = Package(
         .library(name: "Tessera", targets: ["Tessera"]),
         .executable(name: "cellbench", targets: ["cellbench"]),
         // The C ABI (Sources/CTessera/include/tessera.h) as libtessera.so.
-        .library(name: "tessera", type: .dynamic, targets: ["TesseraC"]),
+        .library(name: "tessera", type: .dynamic, targets: ["TesseraC", "CTesseraAllocator"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -33,12 +33,11 @@ let package = Package(
         // The C ABI implemented in Swift (`@c @implementation` against tessera.h).
         .target(
             name: "TesseraC",
-            dependencies: ["Tessera", "CTessera"],
-            linkerSettings: [.unsafeFlags([
-                "-Xlinker", "--whole-archive", "-Xlinker", "/usr/lib/x86_64-linux-gnu/libjemalloc_pic.a",
-                "-Xlinker", "--no-whole-archive", "-Xlinker", "--exclude-libs=libjemalloc_pic.a",
-            ])]
+            dependencies: ["Tessera", "CTessera"]
         ),
+        // libtessera.so's allocator: jemalloc's calls on the host's malloc, hidden
+        // (Sources/CTesseraAllocator/allocator.c says why). In the dynamic product only.
+        .target(name: "CTesseraAllocator"),
         .executableTarget(
             name: "cellbench",
             dependencies: [
