@@ -85,12 +85,13 @@ JAVAC ?= javac
 JAVA ?= java
 JDK_HOME = $(shell dirname "$$(dirname "$$(readlink -f "$$(command -v $(JAVAC))")")")
 C_JNI := .build-c/jni-$(C_CONFIG)
+JNI_CHECK ?= -Xcheck:jni
 jni-host: c-lib
 	@mkdir -p $(C_JNI)
 	$(JAVAC) -Xlint:all -Werror -d $(C_JNI) Tests/JNIHost/TesseraHost.java
 	$(C_PKG) sh -c 'cc -std=c11 -O2 $(C_STRICT) -shared -fPIC -I$(JDK_HOME)/include -I$(JDK_HOME)/include/linux \
 		Tests/JNIHost/tessera_jni.c -o $(C_JNI)/libtessera_jni.so $$(pkg-config --cflags --libs tessera)'
-	$(JAVA) -Xcheck:jni -Djava.library.path=$(C_JNI) -cp $(C_JNI) TesseraHost $(CURDIR) $(JNI_ARGS)
+	$(JAVA) $(JNI_CHECK) -Djava.library.path=$(C_JNI) -cp $(C_JNI) TesseraHost $(CURDIR) $(JNI_ARGS)
 
 c-test: c-header-check c-host jni-host
 
@@ -99,8 +100,10 @@ c-test: c-header-check c-host jni-host
 # Printed, never asserted.
 c-bench: C_CONFIG = release
 c-bench: c-host
+	$(SWIFT) build -c release --product cabi-bench
+	.build/release/cabi-bench $(C_BENCH_ROWS)
 	.build-c/c-host-release $(CURDIR) --bench $(C_BENCH_ROWS)
-	$(MAKE) --no-print-directory jni-host C_CONFIG=release JNI_ARGS="$(C_BENCH_ROWS) --bench"
+	$(MAKE) --no-print-directory jni-host C_CONFIG=release JNI_CHECK= JNI_ARGS="$(C_BENCH_ROWS) --bench"
 
 clean:
 	rm -rf .build .build-* Tests/Consumer/.build Benchmarks/.build

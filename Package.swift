@@ -38,6 +38,11 @@ let package = Package(
         // libtessera.so's allocator: jemalloc's calls on the host's malloc, hidden
         // (Sources/CTesseraAllocator/allocator.c says why). In the dynamic product only.
         .target(name: "CTesseraAllocator"),
+        // The C ABI's speed against the Swift API's in one run (`make c-bench`).
+        .executableTarget(
+            name: "cabi-bench",
+            dependencies: ["Tessera", "TesseraC", "CTessera"]
+        ),
         .executableTarget(
             name: "cellbench",
             dependencies: [

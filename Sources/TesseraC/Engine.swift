@@ -2,14 +2,28 @@ import CTessera
 import Tessera
 
 final class EngineHandle: CHandle {
-    var engine: ListEngine
+    /// The list, behind a pointer: a class's stored property would cost a dynamic
+    /// exclusivity check on every call (one thread at a time per handle is the contract).
+    let list: UnsafeMutablePointer<ListEngine>
     /// Window rows when `VisibleRow` and `tess_visible_row` differ in layout (never, so far:
     /// the window is then written straight into the caller's buffer).
     var scratch = UnsafeMutableBufferPointer<VisibleRow>(start: nil, count: 0)
 
-    init(_ engine: consuming ListEngine) { self.engine = engine }
+    init(_ engine: consuming ListEngine) {
+        list = .allocate(capacity: 1)
+        list.initialize(to: engine)
+    }
 
-    deinit { scratch.deallocate() }
+    deinit {
+        list.deinitialize(count: 1)
+        list.deallocate()
+        scratch.deallocate()
+    }
+
+    var engine: ListEngine {
+        _read { yield list.pointee }
+        _modify { yield &list.pointee }
+    }
 }
 
 /// Whether `VisibleRow` has `tess_visible_row`'s layout, so windows can be written straight
@@ -353,23 +367,31 @@ public func tess_engine_scroll_offset_to_row(_ engine: OpaquePointer?, _ row: In
     }
 }
 
+// The window calls run once per frame: the handle is borrowed without retaining it.
+
 @c @implementation
 public func tess_engine_window(_ engine: OpaquePointer?, _ overscan: Double, _ rows: UnsafeMutablePointer<tess_visible_row>?, _ capacity: Int64, _ count: UnsafeMutablePointer<Int64>?) -> tess_status {
-    guard let e = EngineHandle.object(engine) else { return nullHandle("tess_engine_window", "engine") }
-    return e.run("tess_engine_window") { () throws(CFailure) in
-        try e.window(rows, capacity, count) { (buffer) throws(TesseraError) in
-            try e.engine.window(overscan: overscan, into: buffer)
+    guard let engine else { return nullHandle("tess_engine_window", "engine") }
+    return Unmanaged<EngineHandle>.fromOpaque(UnsafeRawPointer(engine))._withUnsafeGuaranteedRef { e in
+        e.run("tess_engine_window") { () throws(CFailure) in
+            let list = e.list
+            try e.window(rows, capacity, count) { (buffer) throws(TesseraError) in
+                try list.pointee.window(overscan: overscan, into: buffer)
+            }
         }
     }
 }
 
 @c @implementation
 public func tess_engine_window_at(_ engine: OpaquePointer?, _ offset: Double, _ viewport: Double, _ before: Double, _ after: Double, _ rows: UnsafeMutablePointer<tess_visible_row>?, _ capacity: Int64, _ count: UnsafeMutablePointer<Int64>?) -> tess_status {
-    guard let e = EngineHandle.object(engine) else { return nullHandle("tess_engine_window_at", "engine") }
-    return e.run("tess_engine_window_at") { () throws(CFailure) in
-        try e.window(rows, capacity, count) { (buffer) throws(TesseraError) in
-            try e.engine.store.window(
-                offset: offset, viewport: viewport, overscanBefore: before, overscanAfter: after, into: buffer)
+    guard let engine else { return nullHandle("tess_engine_window_at", "engine") }
+    return Unmanaged<EngineHandle>.fromOpaque(UnsafeRawPointer(engine))._withUnsafeGuaranteedRef { e in
+        e.run("tess_engine_window_at") { () throws(CFailure) in
+            let list = e.list
+            try e.window(rows, capacity, count) { (buffer) throws(TesseraError) in
+                try list.pointee.store.window(
+                    offset: offset, viewport: viewport, overscanBefore: before, overscanAfter: after, into: buffer)
+            }
         }
     }
 }

@@ -229,13 +229,22 @@ func writeString(_ s: String, _ buffer: UnsafeMutablePointer<CChar>?, _ capacity
     }
 }
 
-/// `[T]` copied from a C array in one memcpy.
+/// `[T]` copied from a C array in one memcpy. A large copy lands in fresh pages, and faulting
+/// them in one 4 KiB page at a time cost more than the copy: the whole 2 MiB pages inside
+/// it are advised for transparent huge pages first (a hint; harmless when refused).
 @inline(__always)
 func copyArray<T>(_ source: UnsafeBufferPointer<T>) -> [T] {
     Array(unsafeUninitializedCapacity: source.count) { buffer, initialized in
-        if source.count > 0 {
-            memcpy(buffer.baseAddress!, source.baseAddress!, source.count * MemoryLayout<T>.stride)
-        }
+        let bytes = source.count * MemoryLayout<T>.stride
+        if bytes >= 4 << 20 { adviseHugePages(UnsafeMutableRawPointer(buffer.baseAddress!), bytes) }
+        if source.count > 0 { memcpy(buffer.baseAddress!, source.baseAddress!, bytes) }
         initialized = source.count
     }
+}
+
+func adviseHugePages(_ start: UnsafeMutableRawPointer, _ bytes: Int) {
+    let huge = 2 << 20
+    let first = (Int(bitPattern: start) + huge - 1) & ~(huge - 1)
+    let end = (Int(bitPattern: start) + bytes) & ~(huge - 1)
+    if end > first { _ = madvise(UnsafeMutableRawPointer(bitPattern: first), end - first, MADV_HUGEPAGE) }
 }
