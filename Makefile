@@ -5,7 +5,7 @@ SWIFT ?= swift
 CELLBENCH_ARGS ?=
 
 .PHONY: all bootstrap build cellbench test test-release consumer pango-check bench clean \
-	c-lib c-header-check c-host jni-host c-test c-bench
+	c-lib c-header-check c-host jni-host c-test c-bench fuzz-build fuzz fuzz-check
 
 all: build
 
@@ -93,7 +93,32 @@ jni-host: c-lib
 		Tests/JNIHost/tessera_jni.c -o $(C_JNI)/libtessera_jni.so $$(pkg-config --cflags --libs tessera)'
 	$(JAVA) $(JNI_CHECK) -Djava.library.path=$(C_JNI) -cp $(C_JNI) TesseraHost $(CURDIR) $(JNI_ARGS)
 
-c-test: c-header-check c-host jni-host
+# Fuzzing (libFuzzer through Swift's clang): Tests/Fuzz/fuzz_abi.c drives random call
+# sequences with mostly invalid arguments against a libtessera.so built with ASan (and
+# LSan) and libFuzzer's coverage (-sanitize=fuzzer,address). Any crash, sanitizer report,
+# leak or broken invariant fails the run; the input is written to Tests/Fuzz/regressions/,
+# where every later run replays it first. `make fuzz` runs FUZZ_SECONDS, `make test` 60 s.
+FUZZ_SECONDS ?= 300
+FUZZ_CC ?= /opt/swift/usr/bin/clang
+FUZZ_RUN = SWIFT_BACKTRACE=enable=no TESS_FUZZ_REPO=$(CURDIR) .build-c/fuzz_abi
+fuzz-build: bootstrap
+	$(SWIFT) build --product tessera --scratch-path .build-fuzz -Xswiftc -sanitize=fuzzer,address
+	STAGE_C_SANITIZED=1 scripts/stage-c .build-c/stage-fuzz .build-fuzz/debug
+	PKG_CONFIG_PATH=$(CURDIR)/.build-c/stage-fuzz/lib/pkgconfig sh -c '$(FUZZ_CC) -std=c11 -g -O1 -fuse-ld=lld \
+		-fsanitize=fuzzer,address $(C_STRICT) Tests/Fuzz/fuzz_abi.c -o .build-c/fuzz_abi $$(pkg-config --cflags --libs tessera) -lm'
+
+fuzz: fuzz-build
+	@mkdir -p .build-c/fuzz-corpus Tests/Fuzz/regressions
+	$(FUZZ_RUN) Tests/Fuzz/regressions/*
+	@$(FUZZ_RUN) -max_total_time=$(FUZZ_SECONDS) -timeout=20 -print_final_stats=1 \
+		-artifact_prefix=Tests/Fuzz/regressions/ .build-c/fuzz-corpus > .build-c/fuzz.log 2>&1; \
+		status=$$?; grep -v '^#[0-9]\|^"' .build-c/fuzz.log | tail -30; \
+		echo "fuzz: $$(grep -c . .build-c/fuzz.log) log lines in .build-c/fuzz.log, exit $$status"; exit $$status
+
+fuzz-check:
+	$(MAKE) --no-print-directory fuzz FUZZ_SECONDS=60
+
+c-test: c-header-check c-host jni-host fuzz-check
 
 # Speed through the C ABI (release): the C host's 1M-row append and window queries, the
 # same through the Swift API in the same run (cellbench cabi), and the JNI host's windows.

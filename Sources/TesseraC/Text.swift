@@ -73,10 +73,15 @@ final class TextEngineHandle: CHandle {
 
 func configuration(_ budgets: UnsafePointer<tess_cache_budgets>?) throws(CFailure) -> TextLayoutEngine.Configuration {
     guard let b = budgets?.pointee else { return TextLayoutEngine.Configuration() }
+    func budget(_ value: Int64, _ argument: StaticString) throws(CFailure) -> Int {
+        let bytes = try nonNegative(value, argument)
+        guard bytes <= 1 << 30 else { throw CFailure(TESS_ERROR_INVALID_ARGUMENT, "\(argument) \(value) is over 1 GiB") }
+        return bytes
+    }
     return TextLayoutEngine.Configuration(
-        segmentCacheBytes: try nonNegative(b.segment_bytes, "budgets.segment_bytes"),
-        preparedTextCacheBytes: try nonNegative(b.prepared_text_bytes, "budgets.prepared_text_bytes"),
-        lineBreakCacheBytes: try nonNegative(b.line_break_bytes, "budgets.line_break_bytes"))
+        segmentCacheBytes: try budget(b.segment_bytes, "budgets.segment_bytes"),
+        preparedTextCacheBytes: try budget(b.prepared_text_bytes, "budgets.prepared_text_bytes"),
+        lineBreakCacheBytes: try budget(b.line_break_bytes, "budgets.line_break_bytes"))
 }
 
 func faceIndex(_ value: Int64) throws(CFailure) -> Int {

@@ -1028,6 +1028,10 @@ static void test_text(void) {
     tess_cache_budgets bad_budgets = {-1, 0, 0};
     tess_text_engine_t *t2 = NULL;
     FAILS(tess_text_engine_create(&bad_budgets, &t2), NULL, TESS_ERROR_INVALID_ARGUMENT, "segment_bytes");
+    tess_cache_budgets huge_budgets = {0, INT64_MAX, 0};
+    FAILS(tess_text_engine_create(&huge_budgets, &t2), NULL, TESS_ERROR_INVALID_ARGUMENT, "prepared_text_bytes");
+    huge_budgets.prepared_text_bytes = ((int64_t)1 << 30) + 1;
+    FAILS(tess_text_engine_create(&huge_budgets, &t2), NULL, TESS_ERROR_INVALID_ARGUMENT, "over 1 GiB");
     FAILS(tess_text_engine_create(NULL, NULL), NULL, TESS_ERROR_NULL_ARGUMENT, "out");
     OK(tess_text_measure(t, style, "Hello", 5, 300, 0, &m), t); /* still usable */
     CHECK(m.line_count == 1);

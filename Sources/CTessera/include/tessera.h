@@ -239,7 +239,8 @@ typedef double (*tess_measure_fn)(void *TESS_NULLABLE context, const char *TESS_
  *  bounded caches in front of the shaper. One thread at a time. */
 typedef struct tess_text_engine tess_text_engine_t;
 
-/** Byte budgets of the three caches (0 turns one off). */
+/** Byte budgets of the three caches: 0 turns one off, at most 1 GiB (1 << 30) each; a
+ *  cache's arena is allocated at its full budget on first use. */
 typedef struct tess_cache_budgets {
     int64_t segment_bytes;       /* default 32 MiB */
     int64_t prepared_text_bytes; /* default 16 MiB */
