@@ -5,7 +5,7 @@ SWIFT ?= swift
 CELLBENCH_ARGS ?=
 
 .PHONY: all bootstrap build cellbench test test-release consumer pango-check bench clean \
-	c-lib c-header-check c-host jni-host c-test c-bench fuzz-build fuzz fuzz-check
+	c-lib c-header-check c-host c-threads tsan jni-host c-test c-bench fuzz-build fuzz fuzz-check
 
 all: build
 
@@ -79,6 +79,23 @@ c-host: c-lib
 	$(C_PKG) sh -c 'cc -std=c11 -O1 -g $(C_STRICT) Tests/CHost/host.c -o .build-c/c-host-$(C_CONFIG) $$(pkg-config --cflags --libs tessera) -lm'
 	.build-c/c-host-$(C_CONFIG) $(CURDIR)
 
+# Two handles from two threads at once give the answers they give one after the other
+# (Tests/CHost/threads.c): against the staged library, and against a ThreadSanitizer build
+# of it (any report fails the run).
+c-threads: c-lib
+	$(C_PKG) sh -c 'cc -std=c11 -O1 -g $(C_STRICT) -pthread Tests/CHost/threads.c -o .build-c/threads-$(C_CONFIG) $$(pkg-config --cflags --libs tessera)'
+	.build-c/threads-$(C_CONFIG) $(CURDIR)
+
+SWIFT_LIB_DIR = $(shell dirname "$$(readlink -f "$$(command -v $(SWIFT))")")/../lib/swift/linux
+tsan: bootstrap
+	$(SWIFT) build --product tessera --scratch-path .build-tsan -Xswiftc -sanitize=thread
+	STAGE_C_SANITIZED=1 scripts/stage-c .build-c/stage-tsan .build-tsan/debug
+	PKG_CONFIG_PATH=$(CURDIR)/.build-c/stage-tsan/lib/pkgconfig sh -c '$(FUZZ_CC) -std=c11 -O1 -g -fsanitize=thread -fuse-ld=lld \
+		$(C_STRICT) -pthread Tests/CHost/threads.c -o .build-c/threads-tsan $$(pkg-config --cflags --libs tessera) \
+		-L$(SWIFT_LIB_DIR) -ldispatch -lBlocksRuntime -Wl,-rpath,$(SWIFT_LIB_DIR)'
+	SWIFT_BACKTRACE=enable=no TSAN_OPTIONS="halt_on_error=1 suppressions=$(CURDIR)/Tests/CHost/tsan.supp" \
+		.build-c/threads-tsan $(CURDIR)
+
 # The JNI host: a Java program over a C JNI shim over tessera.h; a profile, 1,000,000 rows
 # in one call, windows, a swipe-to-delete and a diff applied, all checked (-Xcheck:jni).
 JAVAC ?= javac
@@ -118,7 +135,7 @@ fuzz: fuzz-build
 fuzz-check:
 	$(MAKE) --no-print-directory fuzz FUZZ_SECONDS=60
 
-c-test: c-header-check c-host jni-host fuzz-check
+c-test: c-header-check c-host c-threads jni-host tsan fuzz-check
 
 # Speed through the C ABI (release): the C host's 1M-row append and window queries, the
 # same through the Swift API in the same run (cellbench cabi), and the JNI host's windows.

@@ -232,9 +232,12 @@ func writeString(_ s: String, _ buffer: UnsafeMutablePointer<CChar>?, _ capacity
 /// `[T]` copied from a C array in one memcpy. A large copy lands in fresh pages, and faulting
 /// them in one 4 KiB page at a time cost more than the copy: the whole 2 MiB pages inside
 /// it are advised for transparent huge pages first (a hint; harmless when refused).
+/// (An empty source gives `[]`: the initializer would write the count 0 into the shared
+/// empty-array storage, which ThreadSanitizer reports when two threads do it at once.)
 @inline(__always)
 func copyArray<T>(_ source: UnsafeBufferPointer<T>) -> [T] {
-    Array(unsafeUninitializedCapacity: source.count) { buffer, initialized in
+    if source.isEmpty { return [] }
+    return Array(unsafeUninitializedCapacity: source.count) { buffer, initialized in
         let bytes = source.count * MemoryLayout<T>.stride
         if bytes >= 4 << 20 { adviseHugePages(UnsafeMutableRawPointer(buffer.baseAddress!), bytes) }
         if source.count > 0 { memcpy(buffer.baseAddress!, source.baseAddress!, bytes) }
