@@ -49,8 +49,13 @@ import Testing
 
     @Test(arguments: scenarios)
     func incrementalMatchesFromScratch(_ s: Scenario) throws {
+        try Self.run(s, profile: Self.profile(s.profile), steps: 90)
+    }
+
+    /// One random interleaving of `steps` changes on `profile` (parameters as for the
+    /// profile named by the scenario).
+    static func run(_ s: Scenario, profile: Profile, steps: Int) throws {
         var rng = SplitMix64(seed: s.seed &* 0x9E37_79B9)
-        let profile = Self.profile(s.profile)
         let factory = EngineRowFactory(profile)
         var ids = IDSource(seed: s.seed)
         var env = LayoutEnvironment(width: rng.pick(Self.widths), platform: s.platform)
@@ -64,7 +69,7 @@ import Testing
         let c = Checker(s.testDescription)
         verifyProfileEngine(engine, m, c)
 
-        for step in 0..<90 where c.ok {
+        for step in 0..<steps where c.ok {
             c.context = "\(s.testDescription), step \(step)"
             let before = anchorScreenY(engine, m)
             var checksAnchor = true
