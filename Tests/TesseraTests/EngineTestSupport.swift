@@ -316,13 +316,11 @@ final class ProfileListModel {
         var order = visible.filter { dirty[$0] }
         order += (visible.upperBound..<over.upperBound).filter { dirty[$0] }
         order += (over.lowerBound..<visible.lowerBound).reversed().filter { dirty[$0] }
-        let below = (over.upperBound..<count).filter { dirty[$0] }
-        let above = (0..<over.lowerBound).reversed().filter { dirty[$0] }
-        for i in 0..<max(below.count, above.count) {
-            if i < below.count { order.append(below[i]) }
-            if i < above.count { order.append(above[i]) }
+        // The rest by distance from the overscan's edges, below first on a tie.
+        let rest = (0..<count).filter { dirty[$0] && !over.contains($0) }.map { r in
+            r >= over.upperBound ? (distance: r - over.upperBound, side: 0, row: r) : (distance: over.lowerBound - 1 - r, side: 1, row: r)
         }
-        return order
+        return order + rest.sorted { ($0.distance, $0.side) < ($1.distance, $1.side) }.map(\.row)
     }
 
     /// Marks `rows` measured (their heights become fresh), then re-anchors once.

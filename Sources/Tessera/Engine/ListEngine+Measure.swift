@@ -27,9 +27,10 @@ public struct MeasureProgress: Sendable, Equatable {
 
 extension ListEngine {
     /// Measures dirty rows in priority order within `budget`: the visible rows (top down),
-    /// then the overscan below and above (each from the viewport outward), then outward
-    /// from there, alternating one dirty row below and one above, until both ends. In a
-    /// grid the window's rows are whole lines. The heights go into the geometry together,
+    /// then the overscan below and above (each from the viewport outward), then the rest
+    /// outward from there, nearest first (rows from the overscan's edge; below first on a
+    /// tie), so budgets alternate below and above and neither side starves. In a grid the
+    /// window's rows are whole lines. The heights go into the geometry together,
     /// then the anchor row is put back where it was seen, so visible content never jumps.
     /// Successive calls do not rescan rows they already found clean.
     /// - Throws: `invalidBudget` for a negative row count.
@@ -65,16 +66,22 @@ extension ListEngine {
             above = min(above, clean.lowerBound - 1)
         }
         if windowDone {
+            // The nearer of the next dirty rows below and above, by rows from the window's
+            // edge (below first on a tie).
             var b = below < count ? store.cursor(atRow: below) : RowCursor(leaf: HeightTree.none, slot: 0, row: count)
             var a = above >= 0 ? store.cursor(atRow: above) : RowCursor(leaf: HeightTree.none, slot: 0, row: -1)
-            var downward = true
-            while !run.stopped && (b.row < count || a.row >= 0) {
-                if downward {
-                    if b.row < count { run.next(store, &b, forward: true) }
-                } else if a.row >= 0 {
-                    run.next(store, &a, forward: false)
+            var haveBelow = run.seek(store, &b, forward: true)
+            var haveAbove = run.seek(store, &a, forward: false)
+            while !run.stopped && (haveBelow || haveAbove) {
+                if haveBelow && (!haveAbove || b.row - overscanned.upperBound <= overscanned.lowerBound - 1 - a.row) {
+                    guard run.measure(store, b) else { break }
+                    store.advance(&b)
+                    haveBelow = run.seek(store, &b, forward: true)
+                } else {
+                    guard run.measure(store, a) else { break }
+                    store.retreat(&a)
+                    haveAbove = run.seek(store, &a, forward: false)
                 }
-                downward.toggle()
             }
             below = b.row
             above = a.row
@@ -242,9 +249,14 @@ struct MeasureRun {
     /// Measures the row under `c` if it is dirty; false when the budget ran out first.
     @inline(__always)
     mutating func visit(_ store: borrowing RowStore, _ c: RowCursor) -> Bool {
-        let dirty = store.flagBits(at: c) & RowFlags.dirty.rawValue != 0
-        if outOfTime(measuring: dirty) { return false }
-        guard dirty else { return true }
+        if store.flagBits(at: c) & RowFlags.dirty.rawValue == 0 { return !outOfTime(measuring: false) }
+        return measure(store, c)
+    }
+
+    /// Measures the (dirty) row under `c`; false when the budget ran out first.
+    @inline(__always)
+    mutating func measure(_ store: borrowing RowStore, _ c: RowCursor) -> Bool {
+        if stopped || outOfTime(measuring: true) { return false }
         rows.append(Int32(c.row))
         units.append(ProfileLayout.measure(layout.measurer, kind: store.kind(at: c), arena: arena, textReference: store.textReference(at: c), offsets: layout.offsets[0]))
         if rows.count >= limit { stopped = true }
@@ -271,16 +283,17 @@ struct MeasureRun {
         }
     }
 
-    /// Moves `c` past the next dirty row in its direction, measuring it; stops at the end
-    /// of the rows or when the budget runs out (with `c` on the first row not looked at).
-    mutating func next(_ store: borrowing RowStore, _ c: inout RowCursor, forward: Bool) {
+    /// Moves `c` in its direction to the next dirty row, starting with the row under it;
+    /// false at the end of the rows or when time ran out (with `c` on the first row not
+    /// looked at).
+    mutating func seek(_ store: borrowing RowStore, _ c: inout RowCursor, forward: Bool) -> Bool {
         let count = store.count
         while c.row >= 0, c.row < count {
-            let before = rows.count
-            guard visit(store, c) else { return }
+            if store.flagBits(at: c) & RowFlags.dirty.rawValue != 0 { return true }
+            if outOfTime(measuring: false) { return false }
             if forward { store.advance(&c) } else { store.retreat(&c) }
-            if rows.count > before || stopped { return }
         }
+        return false
     }
 }
 
