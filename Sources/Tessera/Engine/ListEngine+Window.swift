@@ -67,40 +67,44 @@ extension ListEngine {
         var c = RowCursor(leaf: first.leaf, slot: first.slot, row: first.row)
         var y = first.y, lineY = first.y, n = 0
         let capacity = buffer.count
-        let width = layout.map { LayoutUnit.units($0.environment.width) } ?? 0
+        // Per kind: a cell, draws a divider after itself (a cell of a list, not of a grid
+        // line), in the grid. Empty without a profile.
+        let roles = layout?.roles ?? [], dividers = layout?.dividers ?? [], inGrid = layout?.inGrid ?? []
+        let grid = layout?.grid
+        let width = LayoutUnit.points(layout.map { LayoutUnit.units($0.environment.width) } ?? 0)
+        let arena = UnsafeRawPointer(store.text.base)
         var lines = LineTracker(layout: layout)
-        // Whether the row written last draws a divider if the next row is a cell.
         var dividerBefore = false
-        let dividerBit = RowFlags.divider.rawValue
         while c.row < count {
             let page = store.page(ofLeaf: c.leaf), kind = page.kinds[c.slot], h = page.height(c.slot)
             let (leader, column) = lines.place(kind)
             if leader && y >= end { break }
-            let isCell = layout.map { $0.role(kind) == ProfileLayout.roleCell } ?? false
+            let isCell = !roles.isEmpty && roles[Int(kind)] == ProfileLayout.roleCell
+            // The row before draws its divider when this one is a cell too.
             if dividerBefore && isCell && n - 1 < capacity { buffer[n - 1].flags.insert(.divider) }
             if n < capacity {
                 var item = VisibleItem(
-                    row: c.row, id: page.ids[c.slot], x: 0, y: LayoutUnit.points(y), width: LayoutUnit.points(width),
-                    height: LayoutUnit.points(h), kind: kind, flags: RowFlags(rawValue: page.flags[c.slot] & ~dividerBit))
-                if let layout, let g = layout.grid {
+                    row: c.row, id: page.ids[c.slot], x: 0, y: LayoutUnit.points(y), width: width, height: LayoutUnit.points(h),
+                    kind: kind, flags: RowFlags(rawValue: page.flags[c.slot]))
+                if let grid, let layout {
                     if leader { lineY = layout.lineY(leader: c.row, top: y) }
                     item.y = LayoutUnit.points(lineY)
                     item.height = LayoutUnit.points(layout.itemHeight(c.row, kind: kind))
-                    if layout.inGrid[Int(kind)] {
-                        item.x = g.x(ofColumn: column)
-                        let values = ProfileLayout.values(arena: UnsafeRawPointer(store.text.base), textReference: page.text[c.slot], offsets: layout.offsets[0])
+                    if inGrid[Int(kind)] {
+                        item.x = grid.x(ofColumn: column)
+                        let values = ProfileLayout.values(arena: arena, textReference: page.text[c.slot], offsets: layout.offsets[0])
                         item.width = LayoutUnit.points(layout.measurer.engineCellWidthUnits(kind: kind, values))
                     }
                 }
                 buffer[n] = item
             }
-            dividerBefore = layout.map { isCell && $0.dividers[Int(kind)] && !($0.isGrid && $0.inGrid[Int(kind)]) } ?? false
+            dividerBefore = isCell && dividers[Int(kind)] && !(grid != nil && inGrid[Int(kind)])
             n &+= 1
             y &+= h
             store.advance(&c)
         }
         // The row after the window decides the last row's divider.
-        if dividerBefore, c.row < count, n - 1 < capacity, let layout, layout.role(store.kind(at: c)) == ProfileLayout.roleCell {
+        if dividerBefore, c.row < count, n - 1 < capacity, roles[Int(store.kind(at: c))] == ProfileLayout.roleCell {
             buffer[n - 1].flags.insert(.divider)
         }
         guard n <= capacity else { throw .bufferTooSmall(needed: n, capacity: capacity) }
