@@ -173,6 +173,9 @@ extension ListEngine {
                 let shared = EngineSendable(value: (workers, layout.offsets, starts, rows, units, walker))
                 @Sendable func part(_ p: Int) {
                     let (workers, offsets, starts, rows, units, walker) = shared.value
+                    // This thread's own measurer and scratch, read once: nothing per row
+                    // touches an object another thread uses.
+                    let measurer = workers[p], o = offsets[p], arena = walker.arena
                     var c = starts[p]
                     var i = n * p / parts
                     let end = n * (p + 1) / parts
@@ -180,8 +183,7 @@ extension ListEngine {
                         let page = walker.page(c.leaf)
                         if page.flags[c.slot] & dirty != 0 {
                             rows[i] = Int32(c.row)
-                            units[i] = ProfileLayout.measure(
-                                workers[p], kind: page.kinds[c.slot], arena: walker.arena, textReference: page.text[c.slot], offsets: offsets[p])
+                            units[i] = ProfileLayout.measure(measurer, kind: page.kinds[c.slot], arena: arena, textReference: page.text[c.slot], offsets: o)
                             i += 1
                         }
                         walker.advance(&c)

@@ -176,7 +176,10 @@ final class ProfileLayout {
     func workers(_ parts: Int) -> [CellMeasurer] {
         let main = measurers[0]
         while measurers.count < parts {
-            let engine = TextLayoutEngine(shaper: main.textEngine.shaper, configuration: main.textEngine.configuration)
+            // The built-in shaper holds no state: a worker gets its own rather than share
+            // one object's reference count with the other threads.
+            let shaper: any TextShaper = main.textEngine.shaper is FontShaper ? FontShaper() : main.textEngine.shaper
+            let engine = TextLayoutEngine(shaper: shaper, configuration: main.textEngine.configuration)
             measurers.append(try! CellMeasurer(profile: profile, environment: environment, textEngine: engine))
             offsets.append(Self.allocateOffsets())
         }
