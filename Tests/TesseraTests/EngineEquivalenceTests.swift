@@ -15,7 +15,7 @@ import Testing
         var testDescription: String { "\(profile) \(platform) seed \(seed)" }
     }
 
-    static let scenarios: [Scenario] = (1...4).flatMap { i -> [Scenario] in
+    static let scenarios: [Scenario] = (1...6).flatMap { i -> [Scenario] in
         let seed = UInt64(i) * 10
         return [
             Scenario(profile: "george", platform: .ios, seed: seed + 1), Scenario(profile: "george", platform: .android, seed: seed + 2),
@@ -49,7 +49,7 @@ import Testing
 
     @Test(arguments: scenarios)
     func incrementalMatchesFromScratch(_ s: Scenario) throws {
-        try Self.run(s, profile: Self.profile(s.profile), steps: 90)
+        try Self.run(s, profile: Self.profile(s.profile), steps: 120)
     }
 
     /// One random interleaving of `steps` changes on `profile` (parameters as for the

@@ -34,10 +34,10 @@ import Testing
         return try! Profile(json: Array(full.json.utf8))
     }()
 
-    @Test(arguments: [101, 102, 103, 104] as [UInt64])
+    @Test(arguments: [101, 102, 103, 104, 105, 106] as [UInt64])
     func mixedGridMatchesFromScratch(seed: UInt64) throws {
         try EngineEquivalenceTests.run(
-            EngineEquivalenceTests.Scenario(profile: "fiori-ios-collection", platform: .ios, seed: seed), profile: Self.mixed, steps: 70)
+            EngineEquivalenceTests.Scenario(profile: "fiori-ios-collection", platform: .ios, seed: seed), profile: Self.mixed, steps: 100)
     }
 
     /// Every item's frame and the content height equal `gridLayout`'s for the same rows,

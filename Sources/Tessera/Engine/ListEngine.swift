@@ -48,7 +48,10 @@ public struct ListEngine: ~Copyable {
         try scroll(to: min(scrollOffset, maximumScrollOffset))
     }
 
-    /// The visible rows plus overscan, into `buffer` (see `RowStore.window`).
+    /// The visible rows plus overscan, into `buffer` (see `RowStore.window`): the store's
+    /// rows as they are. A profile-driven list answers with cell frames, dividers and the
+    /// sticky header through `window(overscan:into:)` with `VisibleItem`s (in a grid the
+    /// store's rows are items holding their line's height on the first one).
     public func window(overscan: Double = 0, into buffer: UnsafeMutableBufferPointer<VisibleRow>)
         throws(TesseraError) -> WindowRange
     {
