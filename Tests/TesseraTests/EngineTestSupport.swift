@@ -410,7 +410,8 @@ final class ProfileListModel {
         let y = min(scrollOffset, Double(endY - height) / 64)
         var flags: RowFlags = dirty[h] ? [.dirty] : []
         if isGrid || measured[h] != nil { flags.insert(.measured) }
-        return VisibleItem(row: h, id: ids[h], x: 0, y: y, width: env.width, height: Double(height) / 64, kind: kinds[h], flags: flags)
+        let width = Double(Int64((env.width * 64).rounded())) / 64
+        return VisibleItem(row: h, id: ids[h], x: 0, y: y, width: width, height: Double(height) / 64, kind: kinds[h], flags: flags)
     }
 }
 

@@ -137,7 +137,7 @@ extension ListEngine {
         let height = layout.isGrid ? layout.itemHeight(header, kind: info.kind) : LayoutUnit.units(info.height)
         let pinned = min(scrollOffset, LayoutUnit.points(endY - height))
         return VisibleItem(
-            row: header, id: info.id, x: 0, y: pinned, width: layout.environment.width, height: LayoutUnit.points(height),
+            row: header, id: info.id, x: 0, y: pinned, width: LayoutUnit.points(LayoutUnit.units(layout.environment.width)), height: LayoutUnit.points(height),
             kind: info.kind, flags: info.flags)
     }
 
