@@ -3,13 +3,25 @@
 /// row under the user's eye exactly where it was, whether rows above it were inserted,
 /// removed or re-measured (what `maintainVisibleContentPosition` promises and estimated
 /// self-sizing lists miss).
+///
+/// Two modes. `init(store:viewport:)` drives a store whose heights the host sets (or
+/// leaves at their estimates). `init(profile:environment:viewport:)` drives a list of a
+/// profile's cell kinds: rows carry their values, the engine validates them, measures them
+/// when asked (`measure(budget:)`, `measureAll(threads:)`), re-measures after environment
+/// changes, and reports sticky headers, dividers and grid positions (see
+/// ListEngine+Profile.swift).
 public struct ListEngine: ~Copyable {
-    public private(set) var store: RowStore
+    public internal(set) var store: RowStore
     /// The current scroll offset (top of the viewport), in points.
-    public private(set) var scrollOffset: Double = 0
+    public internal(set) var scrollOffset: Double = 0
     public private(set) var viewport: Double
     /// The first visible row and the offset inside it; nil while the list is empty.
     public private(set) var anchor: ScrollAnchor?
+    /// Points beyond each edge of the viewport that the profile window query reports and
+    /// that `measure(budget:)` measures right after the visible rows.
+    public internal(set) var overscan: Double = 0
+    /// The profile-driven state; nil for a store-driven list.
+    var layout: ProfileLayout?
 
     public init(store: consuming RowStore, viewport: Double) throws(TesseraError) {
         guard viewport.isFinite, viewport >= 0 else { throw .invalidViewport(viewport) }
@@ -36,7 +48,10 @@ public struct ListEngine: ~Copyable {
         try scroll(to: min(scrollOffset, maximumScrollOffset))
     }
 
-    /// The visible rows plus overscan, into `buffer` (see `RowStore.window`).
+    /// The visible rows plus overscan, into `buffer` (see `RowStore.window`): the store's
+    /// rows as they are. A profile-driven list answers with cell frames, dividers and the
+    /// sticky header through `window(overscan:into:)` with `VisibleItem`s (in a grid the
+    /// store's rows are items holding their line's height on the first one).
     public func window(overscan: Double = 0, into buffer: UnsafeMutableBufferPointer<VisibleRow>)
         throws(TesseraError) -> WindowRange
     {
@@ -46,10 +61,14 @@ public struct ListEngine: ~Copyable {
 
     // MARK: Changes, each returning the corrected scroll offset
 
+    /// Inserts rows before row `index`. A profile-driven list takes no heights: each row
+    /// is checked against its kind's rules and the groups it joins (all or nothing), starts
+    /// at its kind's estimate and is dirty until measured.
     @discardableResult
     public mutating func insert(ids: [UInt64], kinds: [UInt16], heights: [Double]? = nil, text: RowText? = nil, at index: Int)
         throws(TesseraError) -> Double
     {
+        if let layout { return try insertProfiled(layout, ids: ids, kinds: kinds, heights: heights, text: text, at: index) }
         try store.insert(ids: ids, kinds: kinds, heights: heights, text: text, at: index)
         return reanchor()
     }
@@ -61,20 +80,37 @@ public struct ListEngine: ~Copyable {
         try insert(ids: ids, kinds: kinds, heights: heights, text: text, at: store.count)
     }
 
+    /// Removes rows `range`. In a profile-driven list the groups left behind must still
+    /// obey the profile's group rules.
     @discardableResult
     public mutating func removeRows(_ range: Range<Int>) throws(TesseraError) -> Double {
+        if let layout { return try removeProfiled(layout, range) }
         try store.removeRows(range)
         return reanchor()
     }
 
+    /// Sets a row's measured height. A profile-driven list measures its rows itself and
+    /// throws `unsupported`.
     @discardableResult
     public mutating func setHeight(_ height: Double, ofRow row: Int) throws(TesseraError) -> Double {
+        guard layout == nil else { throw .unsupported("setHeight on a profile-driven list: the engine measures its rows") }
         try store.setHeight(height, ofRow: row)
         return reanchor()
     }
 
+    /// Returns a row to its kind's estimate. In a profile-driven list the row keeps its
+    /// height and becomes dirty, to be measured again.
     @discardableResult
     public mutating func invalidateHeight(ofRow row: Int) throws(TesseraError) -> Double {
+        if let layout {
+            try store.checkRow(row)
+            if store.flagBits(ofRow: row) & RowFlags.dirty.rawValue == 0 {
+                store.setFlagBits(RowFlags.dirty.rawValue, ofRow: row)
+                layout.dirtyCount += 1
+                layout.clean = nil
+            }
+            return scrollOffset
+        }
         try store.invalidateHeight(ofRow: row)
         return reanchor()
     }
@@ -89,11 +125,20 @@ public struct ListEngine: ~Copyable {
     /// the row now under it becomes the anchor, as UIKit and RecyclerView keep the rows
     /// above a deletion still.
     mutating func reanchor() -> Double {
-        if let anchor, let kept = store.offset(keeping: anchor) {
+        if let anchor, let kept = keptOffset(anchor) {
             scrollOffset = kept
         }
         scrollOffset = min(scrollOffset, maximumScrollOffset)
         anchor = try? store.anchor(atOffset: scrollOffset)
         return scrollOffset
+    }
+
+    /// Where `anchor` is seen now (nil when its row is gone). In a grid the anchor row's
+    /// line keeps its place: the line may now start at another row after a re-pack.
+    func keptOffset(_ anchor: ScrollAnchor) -> Double? {
+        guard let layout, layout.isGrid else { return store.offset(keeping: anchor) }
+        guard let row = store.index(of: anchor.id) else { return nil }
+        let leader = layout.lineStart(row, store)
+        return LayoutUnit.points(store.top(ofRow: leader)) + min(anchor.offsetInRow, LayoutUnit.points(store.heightUnits(ofRow: leader)))
     }
 }

@@ -13,11 +13,18 @@ extension RowStore {
     public mutating func insert(
         ids: [UInt64], kinds: [UInt16], heights: [Double]? = nil, text: RowText? = nil, at index: Int
     ) throws(TesseraError) {
+        try insert(ids: ids, kinds: kinds, heights: heights, text: text, flags: 0, at: index)
+    }
+
+    /// `insert` whose new rows also get `flags` (bits the engine owns).
+    mutating func insert(
+        ids: [UInt64], kinds: [UInt16], heights: [Double]?, text: RowText?, flags: UInt16, at index: Int
+    ) throws(TesseraError) {
         try ids.withUnsafeBufferPointer { (ids) throws(TesseraError) in
             try kinds.withUnsafeBufferPointer { (kinds) throws(TesseraError) in
                 try Self.withOptionalBuffer(heights) { (heights) throws(TesseraError) in
                     try Self.withText(text) { (text) throws(TesseraError) in
-                        try insert(RowColumns(ids: ids, kinds: kinds, heights: heights, text: text), at: index)
+                        try insert(RowColumns(ids: ids, kinds: kinds, heights: heights, text: text, flags: flags), at: index)
                     }
                 }
             }
@@ -281,10 +288,10 @@ extension RowStore {
             page.kinds[s] = kind
             if let h = rows.heights {
                 page.setHeight(LayoutUnit.roundedUnits(h[r]), s)
-                page.flags[s] = RowFlags.measured.rawValue
+                page.flags[s] = RowFlags.measured.rawValue | rows.flags
             } else {
                 page.setHeight(estimates[Int(kind)], s)
-                page.flags[s] = 0
+                page.flags[s] = rows.flags
             }
             if let t = rows.text {
                 page.text[s] = text.append(

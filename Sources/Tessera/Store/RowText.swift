@@ -34,6 +34,8 @@ struct RowColumns {
     /// kind's estimate".
     var heights: UnsafeBufferPointer<Double>?
     var text: TextColumns?
+    /// Flag bits every new row starts with besides `measured` (the engine's `dirty`).
+    var flags: UInt16 = 0
 
     var count: Int { ids.count }
 }

@@ -73,6 +73,16 @@ public enum TesseraError: Error, Equatable, Sendable, CustomStringConvertible {
     case ruleViolation(row: Int, kind: String, rule: CellRuleViolation)
     /// A slot value that cannot be read as its slot requires (an image size, a count).
     case invalidSlotValue(row: Int, slot: Int, problem: String)
+    // The list engine (Engine/).
+
+    /// An operation the list does not offer in its mode (explicit heights on a
+    /// profile-driven list, an environment on a list without a profile); the message says
+    /// which.
+    case unsupported(String)
+    /// A measurement budget of fewer than 0 rows.
+    case invalidBudget(rows: Int)
+    /// A thread count outside 1...256.
+    case invalidThreadCount(Int)
 
     public var description: String {
         switch self {
@@ -107,6 +117,9 @@ public enum TesseraError: Error, Equatable, Sendable, CustomStringConvertible {
         case .invalidEnvironment(let field, let problem): "invalid layout environment \(field): \(problem)"
         case .ruleViolation(let row, let kind, let rule): "row \(row) (\(kind)) breaks a rule: \(rule)"
         case .invalidSlotValue(let row, let slot, let problem): "row \(row) slot \(slot): \(problem)"
+        case .unsupported(let what): "not supported: \(what)"
+        case .invalidBudget(let rows): "invalid measurement budget of \(rows) rows (must be >= 0)"
+        case .invalidThreadCount(let n): "invalid thread count \(n) (must be 1...256)"
         }
     }
 }

@@ -1,0 +1,362 @@
+import Dispatch
+
+/// How much one `measure(budget:)` call may do.
+public enum MeasureBudget: Sendable, Equatable {
+    /// At most this many rows.
+    case rows(Int)
+    /// Until this many nanoseconds (monotonic clock) have passed; checked before each row,
+    /// so a call may overrun by one row's measurement.
+    case nanoseconds(UInt64)
+}
+
+/// What a `measure(budget:)` call did.
+public struct MeasureProgress: Sendable, Equatable {
+    /// Rows measured by the call.
+    public var measured: Int
+    /// Rows still dirty.
+    public var remaining: Int
+    /// The corrected scroll offset.
+    public var scrollOffset: Double
+
+    public init(measured: Int, remaining: Int, scrollOffset: Double) {
+        self.measured = measured
+        self.remaining = remaining
+        self.scrollOffset = scrollOffset
+    }
+}
+
+extension ListEngine {
+    /// Measures dirty rows in priority order within `budget`: the visible rows (top down),
+    /// then the overscan below and above (each from the viewport outward), then the rest
+    /// outward from there, nearest first (rows from the overscan's edge; below first on a
+    /// tie), so budgets alternate below and above and neither side starves. In a grid the
+    /// window's rows are whole lines. The heights go into the geometry together,
+    /// then the anchor row is put back where it was seen, so visible content never jumps.
+    /// Successive calls do not rescan rows they already found clean.
+    /// - Throws: `invalidBudget` for a negative row count.
+    @discardableResult
+    public mutating func measure(budget: MeasureBudget) throws(TesseraError) -> MeasureProgress {
+        var limit = Int.max, deadline = UInt64.max
+        switch budget {
+        case .rows(let n):
+            guard n >= 0 else { throw .invalidBudget(rows: n) }
+            limit = n
+        case .nanoseconds(let ns):
+            let (d, overflow) = EngineClock.now().addingReportingOverflow(ns)
+            deadline = overflow ? .max : d
+        }
+        guard let layout, layout.dirtyCount > 0, limit > 0 else {
+            return MeasureProgress(measured: 0, remaining: dirtyCount, scrollOffset: scrollOffset)
+        }
+        let count = store.count
+        let visible = measureWindowRows(before: 0, after: 0)
+        let overscanned = measureWindowRows(before: overscan, after: overscan)
+        var run = MeasureRun(layout: layout, arena: UnsafeRawPointer(store.text.base), limit: min(limit, layout.dirtyCount), deadline: deadline)
+
+        // The window, then the overscan below and above it.
+        run.scan(store, from: visible.lowerBound, to: visible.upperBound)
+        run.scan(store, from: visible.upperBound, to: overscanned.upperBound)
+        run.scan(store, from: visible.lowerBound - 1, downTo: overscanned.lowerBound)
+        let windowDone = !run.stopped
+
+        // Outward, skipping rows known clean around the window.
+        var below = overscanned.upperBound, above = overscanned.lowerBound - 1
+        if let clean = layout.clean, clean.lowerBound <= overscanned.upperBound, clean.upperBound >= overscanned.lowerBound {
+            below = max(below, clean.upperBound)
+            above = min(above, clean.lowerBound - 1)
+        }
+        if windowDone {
+            // The nearer of the next dirty rows below and above, by rows from the window's
+            // edge (below first on a tie).
+            var b = below < count ? store.cursor(atRow: below) : RowCursor(leaf: HeightTree.none, slot: 0, row: count)
+            var a = above >= 0 ? store.cursor(atRow: above) : RowCursor(leaf: HeightTree.none, slot: 0, row: -1)
+            var haveBelow = run.seek(store, &b, forward: true)
+            var haveAbove = run.seek(store, &a, forward: false)
+            while !run.stopped && (haveBelow || haveAbove) {
+                if haveBelow && (!haveAbove || b.row - overscanned.upperBound <= overscanned.lowerBound - 1 - a.row) {
+                    guard run.measure(store, b) else { break }
+                    store.advance(&b)
+                    haveBelow = run.seek(store, &b, forward: true)
+                } else {
+                    guard run.measure(store, a) else { break }
+                    store.retreat(&a)
+                    haveAbove = run.seek(store, &a, forward: false)
+                }
+            }
+            below = b.row
+            above = a.row
+        }
+
+        let measured = run.rows.count
+        apply(run: &run)
+        if windowDone {
+            // Every row between the two scans is clean now.
+            layout.clean = (above + 1)..<below
+        }
+        let offset = reanchor()
+        return MeasureProgress(measured: measured, remaining: layout.dirtyCount, scrollOffset: offset)
+    }
+
+    /// The rows of the window `[scrollOffset - before, scrollOffset + viewport + after)`
+    /// (whole lines in a grid); an empty window gives the empty range at the row under the
+    /// scroll offset.
+    func measureWindowRows(before: Double, after: Double) -> Range<Int> {
+        let count = store.count
+        guard count > 0 else { return 0..<0 }
+        let window = try? LayoutUnit.window(offset: scrollOffset, length: viewport, before: before, after: after)
+        let start = window?.start ?? ((try? LayoutUnit.offset(scrollOffset)) ?? 0)
+        guard start < store.tree.totalHeight else { return count..<count }
+        let first = store.position(coveringUnits: start)
+        guard let (_, end) = window else { return first.row..<first.row }
+        var c = RowCursor(leaf: first.leaf, slot: first.slot, row: first.row)
+        var y = first.y
+        var lines = LineTracker(layout: layout)
+        while c.row < count {
+            let kind = store.kind(at: c)
+            if lines.isLeader(kind), y >= end { break }
+            y += store.heightUnits(at: c)
+            store.advance(&c)
+        }
+        return first.row..<c.row
+    }
+
+    /// Writes a run's heights to the store (ascending rows), clears their dirty flags and,
+    /// in a grid, recomputes the lines they are in.
+    mutating func apply(run: inout MeasureRun) {
+        guard let layout, !run.rows.isEmpty else { return }
+        // Priority order to row order.
+        let order = run.rows.indices.sorted { run.rows[$0] < run.rows[$1] }
+        let rows = order.map { run.rows[$0] }, units = order.map { run.units[$0] }
+        layout.dirtyCount -= rows.count
+        rows.withUnsafeBufferPointer { r in
+            units.withUnsafeBufferPointer { u in
+                if layout.isGrid {
+                    for i in 0..<r.count { layout.itemHeights[Int(r[i])] = u[i] }
+                    store.clearFlag(RowFlags.dirty.rawValue, rows: r)
+                    layout.updateLines(holding: r, &store)
+                } else {
+                    store.setMeasuredHeights(rows: r, units: u, clearing: RowFlags.dirty.rawValue)
+                }
+            }
+        }
+    }
+
+    /// Measures every dirty row, on `threads` threads: the dirty rows are split into
+    /// `threads` contiguous parts of equal size, each measured by its own measurer and text
+    /// engine (created once and kept), into one buffer; then the heights go into the
+    /// geometry in one pass and the anchor row is put back once. Returns the corrected
+    /// scroll offset.
+    /// - Throws: `invalidThreadCount` outside 1...256.
+    @discardableResult
+    public mutating func measureAll(threads: Int = ListEngine.processorCount) throws(TesseraError) -> Double {
+        guard threads >= 1, threads <= 256 else { throw .invalidThreadCount(threads) }
+        guard let layout, layout.dirtyCount > 0 else { return scrollOffset }
+        let n = layout.dirtyCount, count = store.count
+        let parts = min(threads, n)
+        // Where each part starts: the cursor at its first dirty row.
+        var starts: [RowCursor] = []
+        starts.reserveCapacity(parts)
+        var c = store.cursor(atRow: 0), seen = 0
+        let dirty = RowFlags.dirty.rawValue
+        while c.row < count, starts.count < parts {
+            if store.flagBits(at: c) & dirty != 0 {
+                if seen == n * starts.count / parts { starts.append(c) }
+                seen += 1
+            }
+            store.advance(&c)
+        }
+        var rows = [Int32](repeating: 0, count: n), units = [UInt32](repeating: 0, count: n)
+        let workers = layout.workers(parts)
+        let walker = store.walker
+        rows.withUnsafeMutableBufferPointer { rows in
+            units.withUnsafeMutableBufferPointer { units in
+                let shared = EngineSendable(value: (workers, layout.offsets, starts, rows, units, walker))
+                @Sendable func part(_ p: Int) {
+                    let (workers, offsets, starts, rows, units, walker) = shared.value
+                    // This thread's own measurer and scratch, read once: nothing per row
+                    // touches an object another thread uses.
+                    let measurer = workers[p], o = offsets[p], arena = walker.arena
+                    var c = starts[p]
+                    var i = n * p / parts
+                    let end = n * (p + 1) / parts
+                    while i < end {
+                        let page = walker.page(c.leaf)
+                        if page.flags[c.slot] & dirty != 0 {
+                            rows[i] = Int32(c.row)
+                            units[i] = ProfileLayout.measure(measurer, kind: page.kinds[c.slot], arena: arena, textReference: page.text[c.slot], offsets: o)
+                            i += 1
+                        }
+                        walker.advance(&c)
+                    }
+                }
+                if parts == 1 {
+                    part(0)
+                } else {
+                    DispatchQueue.concurrentPerform(iterations: parts) { part($0) }
+                }
+            }
+        }
+        layout.dirtyCount = 0
+        rows.withUnsafeBufferPointer { r in
+            units.withUnsafeBufferPointer { u in
+                if layout.isGrid {
+                    for i in 0..<r.count { layout.itemHeights[Int(r[i])] = u[i] }
+                    store.clearFlag(dirty, rows: r)
+                } else {
+                    store.setMeasuredHeights(rows: r, units: u, clearing: dirty)
+                }
+            }
+        }
+        if layout.isGrid { layout.repack(from: 0, &store) }
+        layout.clean = 0..<count
+        return reanchor()
+    }
+
+    /// Online processors: `measureAll`'s default thread count.
+    public static var processorCount: Int { EngineClock.processorCount }
+}
+
+/// One `measure(budget:)` call's progress: the rows it measured (in priority order) and
+/// their heights, and its limits.
+struct MeasureRun {
+    let layout: ProfileLayout
+    let arena: UnsafeRawPointer
+    let limit: Int
+    let deadline: UInt64
+    var rows: [Int32] = []
+    var units: [UInt32] = []
+    var stopped = false
+    var scanned = 0
+
+    init(layout: ProfileLayout, arena: UnsafeRawPointer, limit: Int, deadline: UInt64) {
+        self.layout = layout
+        self.arena = arena
+        self.limit = limit
+        self.deadline = deadline
+        rows.reserveCapacity(min(limit, 1 << 16))
+        units.reserveCapacity(min(limit, 1 << 16))
+    }
+
+    /// Whether the time is up (the clock is read every 64 rows scanned, and before each
+    /// measurement).
+    @inline(__always)
+    mutating func outOfTime(measuring: Bool) -> Bool {
+        guard deadline != .max else { return false }
+        scanned &+= 1
+        guard measuring || scanned & 63 == 0 else { return false }
+        if EngineClock.now() >= deadline { stopped = true }
+        return stopped
+    }
+
+    /// Measures the row under `c` if it is dirty; false when the budget ran out first.
+    @inline(__always)
+    mutating func visit(_ store: borrowing RowStore, _ c: RowCursor) -> Bool {
+        if store.flagBits(at: c) & RowFlags.dirty.rawValue == 0 { return !outOfTime(measuring: false) }
+        return measure(store, c)
+    }
+
+    /// Measures the (dirty) row under `c`; false when the budget ran out first.
+    @inline(__always)
+    mutating func measure(_ store: borrowing RowStore, _ c: RowCursor) -> Bool {
+        if stopped || outOfTime(measuring: true) { return false }
+        rows.append(Int32(c.row))
+        units.append(ProfileLayout.measure(layout.measurer, kind: store.kind(at: c), arena: arena, textReference: store.textReference(at: c), offsets: layout.offsets[0]))
+        if rows.count >= limit { stopped = true }
+        return true
+    }
+
+    /// Rows `from..<to`, ascending.
+    mutating func scan(_ store: borrowing RowStore, from: Int, to: Int) {
+        guard !stopped, from < to else { return }
+        var c = store.cursor(atRow: from)
+        while c.row < to, !stopped {
+            guard visit(store, c) else { return }
+            store.advance(&c)
+        }
+    }
+
+    /// Rows `from` down to `downTo`, descending.
+    mutating func scan(_ store: borrowing RowStore, from: Int, downTo: Int) {
+        guard !stopped, from >= downTo, from >= 0 else { return }
+        var c = store.cursor(atRow: from)
+        while c.row >= downTo, !stopped {
+            guard visit(store, c) else { return }
+            store.retreat(&c)
+        }
+    }
+
+    /// Moves `c` in its direction to the next dirty row, starting with the row under it;
+    /// false at the end of the rows or when time ran out (with `c` on the first row not
+    /// looked at).
+    mutating func seek(_ store: borrowing RowStore, _ c: inout RowCursor, forward: Bool) -> Bool {
+        let count = store.count
+        while c.row >= 0, c.row < count {
+            if store.flagBits(at: c) & RowFlags.dirty.rawValue != 0 { return true }
+            if outOfTime(measuring: false) { return false }
+            if forward { store.advance(&c) } else { store.retreat(&c) }
+        }
+        return false
+    }
+}
+
+/// Follows grid lines while walking rows forward from a line's first row: tells which
+/// rows start a line. Outside grid mode every row does.
+struct LineTracker {
+    let inGrid: [Bool]?
+    let columns: Int
+    /// Column of the next grid row (0: it starts a line).
+    var column = 0
+
+    init(layout: ProfileLayout?) {
+        if let layout, let g = layout.grid {
+            inGrid = layout.inGrid
+            columns = g.columnCount
+        } else {
+            inGrid = nil
+            columns = 1
+        }
+    }
+
+    /// Whether the next row, of `kind`, starts a line, and its grid column (0 for a row
+    /// outside the grid); advances past it.
+    @inline(__always)
+    mutating func place(_ kind: UInt16) -> (leader: Bool, column: Int) {
+        guard let inGrid else { return (true, 0) }
+        guard inGrid[Int(kind)] else {
+            column = 0
+            return (true, 0)
+        }
+        let placed = column
+        column += 1
+        if column == columns { column = 0 }
+        return (placed == 0, placed)
+    }
+
+    @inline(__always)
+    mutating func isLeader(_ kind: UInt16) -> Bool { place(kind).leader }
+}
+
+/// A read-only view of the store's pages for worker threads, valid while the store is not
+/// mutated.
+struct RowWalker {
+    let leaves: UnsafeMutablePointer<HeightTree.Leaf>
+    let layout: Page.Layout
+    let arena: UnsafeRawPointer
+
+    @inline(__always) func page(_ leaf: UInt32) -> Page { Page(leaves[Int(leaf)].page!, layout) }
+
+    @inline(__always) func advance(_ c: inout RowCursor) {
+        c.row &+= 1
+        c.slot &+= 1
+        if c.slot >= Int(leaves[Int(c.leaf)].count) {
+            let next = leaves[Int(c.leaf)].next
+            guard next != HeightTree.none else { return }
+            c.leaf = next
+            c.slot = 0
+        }
+    }
+}
+
+extension RowStore {
+    var walker: RowWalker { RowWalker(leaves: tree.leaves, layout: layout, arena: UnsafeRawPointer(text.base)) }
+}

@@ -1,0 +1,135 @@
+/// A profile-driven list (Profiles/README.md): rows of the profile's kinds carrying their
+/// values, measured by the engine in an environment.
+///
+/// - **Appends and inserts** check every row against its kind's rules and the groups the
+///   change touches against the group rules before anything changes. New rows start at
+///   their kind's estimate, flagged `RowFlags.dirty`.
+/// - **Environment changes** (content width and with it the width class, edit mode, font
+///   scale, platform, parameters) flag the rows of every kind whose height may change as
+///   dirty; nothing is measured until asked. A dirty row keeps its last measured height
+///   (or its kind's estimate on the new platform if it never had one) until measured.
+/// - **Measurement** (`measure(budget:)`, `measureAll(threads:)`) measures dirty rows and
+///   moves their heights into the geometry with scroll anchoring.
+/// - **Groups**: a header starts a group, a footer ends it; `window` reports the sticky
+///   header and which rows draw dividers.
+/// - **Grid mode** (a profile with a `grid`): rows of the grid's kinds are packed into
+///   lines of `grid.columnCount`; a line is as tall as its tallest item. The store keeps
+///   one row per item (ids, kinds, flags, text); a line's height — with the padding above
+///   the first line, the row gap below each line, and the padding below the last — is
+///   stored on its first item and the other items hold 0, so the height tree is a list of
+///   lines and every offset query, anchor and scroll limit works unchanged. The items'
+///   own heights are kept beside the store. A width change re-packs the lines.
+extension ListEngine {
+    /// An empty list of `profile`'s kinds in `environment`. `textEngine` measures on the
+    /// caller's thread; `measureAll` gives each further thread an engine with the same
+    /// shaper and configuration (the shaper must then be thread-safe, as `FontShaper` is).
+    /// - Throws: `invalidEnvironment`, `invalidViewport` (viewport or overscan not finite
+    ///   and >= 0), `capacityExceeded` (page capacity or fanout out of range).
+    public init(
+        profile: Profile, environment: LayoutEnvironment, viewport: Double, overscan: Double = 250,
+        textEngine: TextLayoutEngine = TextLayoutEngine(), pageCapacity: Int = RowStore.defaultPageCapacity, treeFanout: Int = 64
+    ) throws(TesseraError) {
+        guard overscan.isFinite, overscan >= 0 else { throw .invalidViewport(overscan) }
+        let layout = try ProfileLayout(profile: profile, environment: environment, textEngine: textEngine)
+        let store = try RowStore(estimatedHeights: profile.estimatedHeights(platform: environment.platform), pageCapacity: pageCapacity, treeFanout: treeFanout)
+        try self.init(store: store, viewport: viewport)
+        self.overscan = overscan
+        self.layout = layout
+    }
+
+    /// The profile of a profile-driven list.
+    public var profile: Profile? { layout?.profile }
+    /// The environment rows are measured in (nil without a profile).
+    public var environment: LayoutEnvironment? { layout?.environment }
+    /// Rows waiting to be measured (flagged `RowFlags.dirty`).
+    public var dirtyCount: Int { layout?.dirtyCount ?? 0 }
+    /// The grid in the current environment, when the profile has one.
+    public var grid: GridMetrics? { layout?.grid }
+
+    public mutating func setOverscan(_ overscan: Double) throws(TesseraError) {
+        guard overscan.isFinite, overscan >= 0 else { throw .invalidViewport(overscan) }
+        self.overscan = overscan
+    }
+
+    /// Changes the environment rows are measured in. Rows of the kinds whose height may
+    /// change become dirty (nothing is measured here); on a new platform rows never
+    /// measured move to the new estimates, and a grid re-packs its lines at the new width.
+    /// Returns the corrected scroll offset.
+    /// - Throws: `unsupported` without a profile; `invalidEnvironment` (a width or font
+    ///   scale not finite, <= 0 or too large, a platform the profile lacks, bad
+    ///   parameters); `ruleViolation` / `invalidSlotValue` when new parameter values make a
+    ///   stored row break its rules (an image size range). Nothing changes on error.
+    @discardableResult
+    public mutating func setEnvironment(_ environment: LayoutEnvironment) throws(TesseraError) -> Double {
+        guard let layout else { throw .unsupported("an environment on a list without a profile") }
+        let old = layout.environment
+        guard environment != old else { return scrollOffset }
+        let affected = try layout.setEnvironment(environment)
+        if environment.parameters != old.parameters {
+            do throws(TesseraError) {
+                try layout.validateStoredRows(store)
+            } catch {
+                layout.restoreEnvironment(old)
+                throw error
+            }
+        }
+        // Nothing below throws.
+        if environment.platform != old.platform { store.replaceEstimates(layout.estimates) }
+        let gained = affected.withUnsafeBufferPointer { store.setFlag(RowFlags.dirty.rawValue, onKinds: $0) }
+        if gained > 0 {
+            layout.dirtyCount += gained
+            layout.clean = nil
+        }
+        if layout.isGrid { layout.repack(from: 0, &store) }
+        return reanchor()
+    }
+
+    mutating func insertProfiled(_ layout: ProfileLayout, ids: [UInt64], kinds: [UInt16], heights: [Double]?, text: RowText?, at index: Int)
+        throws(TesseraError) -> Double
+    {
+        guard heights == nil else { throw .unsupported("heights for rows of a profile-driven list: the engine measures them") }
+        guard index >= 0, index <= store.count else { throw .rangeOutOfBounds(lowerBound: index, upperBound: index, count: store.count) }
+        guard kinds.count == ids.count else { throw .columnLengthMismatch(column: "kinds", expected: ids.count, actual: kinds.count) }
+        try layout.validate(kinds: kinds, text: text)
+        try layout.validateGroups(replacing: index..<index, with: kinds, store)
+        let before = store.count
+        try store.insert(ids: ids, kinds: kinds, heights: nil, text: text, flags: RowFlags.dirty.rawValue, at: index)
+        // Nothing below throws.
+        let k = kinds.count
+        guard k > 0 else { return scrollOffset }
+        layout.dirtyCount += k
+        // Rows after the insertion moved: what was known clean there is not any more.
+        if index < before { layout.clean = nil }
+        let roles = layout.roles
+        ProfileLayout.insert(into: &layout.groupMarks, at: index, count: k, kinds: kinds) { roles[Int($0)] != ProfileLayout.roleCell }
+        if layout.isGrid {
+            let inGrid = layout.inGrid
+            ProfileLayout.insert(into: &layout.lineBreaks, at: index, count: k, kinds: kinds) { !inGrid[Int($0)] }
+            layout.itemHeights.insert(contentsOf: repeatElement(ProfileLayout.unmeasured, count: k), at: index)
+            // The line before the new rows may gain items and the last line's padding moves.
+            layout.repack(from: index > 0 ? layout.lineStart(index - 1, store) : 0, &store)
+        }
+        return reanchor()
+    }
+
+    mutating func removeProfiled(_ layout: ProfileLayout, _ range: Range<Int>) throws(TesseraError) -> Double {
+        guard range.lowerBound >= 0, range.upperBound <= store.count else {
+            throw .rangeOutOfBounds(lowerBound: range.lowerBound, upperBound: range.upperBound, count: store.count)
+        }
+        guard !range.isEmpty else { return scrollOffset }
+        try layout.validateGroups(replacing: range, with: [], store)
+        let from = range.lowerBound > 0 && layout.isGrid ? layout.lineStart(range.lowerBound - 1, store) : 0
+        let dirty = store.count(flag: RowFlags.dirty.rawValue, in: range)
+        try store.removeRows(range)
+        // Nothing below throws.
+        layout.dirtyCount -= dirty
+        layout.clean = nil
+        ProfileLayout.remove(from: &layout.groupMarks, range)
+        if layout.isGrid {
+            ProfileLayout.remove(from: &layout.lineBreaks, range)
+            layout.itemHeights.removeSubrange(range)
+            layout.repack(from: from, &store)
+        }
+        return reanchor()
+    }
+}

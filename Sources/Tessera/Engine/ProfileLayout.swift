@@ -1,0 +1,424 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Android)
+import Android
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Nanoseconds from a monotonic clock, for measurement time budgets.
+enum EngineClock {
+    @inline(__always)
+    static func now() -> UInt64 {
+        var ts = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &ts)
+        return UInt64(ts.tv_sec) &* 1_000_000_000 &+ UInt64(ts.tv_nsec)
+    }
+
+    /// Online processors: the default number of threads for `measureAll`.
+    static var processorCount: Int { max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN)))) }
+}
+
+/// Hands values that are not `Sendable` to `DispatchQueue.concurrentPerform` workers that
+/// touch disjoint parts of them.
+struct EngineSendable<T>: @unchecked Sendable {
+    var value: T
+}
+
+/// What a profile-driven `ListEngine` keeps beside its rows: the profile and environment,
+/// the measurers, per-kind tables, where groups and grid lines break, the grid's item
+/// heights, and the dirty bookkeeping. A class, so the window query (which does not mutate
+/// the engine) can use the measurer's scratch space. No per-row objects: the dirty state is
+/// a flag bit in the store's pages plus a count here.
+final class ProfileLayout {
+    let profile: Profile
+    private(set) var environment: LayoutEnvironment
+    /// `measurers[0]` measures on the engine's thread; the others are `measureAll`'s
+    /// workers, created on first use and kept (a measurer and its text engine serve one
+    /// thread at a time; the profile and its fonts are shared).
+    private(set) var measurers: [CellMeasurer]
+    /// Per measurer: the slot offsets of the row it is measuring (a row has at most 255
+    /// slots).
+    private(set) var offsets: [UnsafeMutablePointer<Int>]
+
+    static let roleCell: UInt8 = 0, roleHeader: UInt8 = 1, roleFooter: UInt8 = 2
+
+    // Per kind, indexed by code (code 0 and unused codes never reach the store).
+    let roles: [UInt8]
+    let sticky: [Bool]
+    let groupMinimum: [Int]
+    let inGrid: [Bool]
+    let hasGroupRules: Bool
+    let hasStickyHeaders: Bool
+    private(set) var dividers: [Bool]
+    /// Estimated heights on the environment's platform, in 1/64 pt.
+    private(set) var estimates: [UInt32]
+
+    /// The grid in the environment; nil when the profile has none.
+    private(set) var grid: GridMetrics?
+    private(set) var gridPadding: Int64 = 0
+    private(set) var gridRowGap: Int64 = 0
+
+    /// Rows whose kind is a header or footer, ascending: where groups start and end.
+    var groupMarks: [Int32] = []
+    /// Grid only: rows of kinds outside the grid, ascending (each takes a line of its own).
+    var lineBreaks: [Int32] = []
+    /// Grid only: every row's own measured height, or `unmeasured` (its kind's estimate).
+    /// The store holds line heights instead (see `ListEngine` "Grid mode").
+    var itemHeights: [UInt32] = []
+    static let unmeasured = UInt32.max
+
+    /// Rows flagged `dirty` in the store.
+    var dirtyCount = 0
+    /// Rows known to have no dirty row, so successive budgeted measurements do not rescan
+    /// them; nil when unknown.
+    var clean: Range<Int>? = nil
+
+    init(profile: Profile, environment: LayoutEnvironment, textEngine: TextLayoutEngine) throws(TesseraError) {
+        let measurer = try CellMeasurer(profile: profile, environment: environment, textEngine: textEngine)
+        self.profile = profile
+        self.environment = environment
+        measurers = [measurer]
+        offsets = [Self.allocateOffsets()]
+        let codes = profile.kinds.map { Int($0.code) }.max().map { $0 + 1 } ?? 1
+        var roles = [UInt8](repeating: Self.roleCell, count: codes)
+        var sticky = [Bool](repeating: false, count: codes)
+        var groupMinimum = [Int](repeating: 0, count: codes)
+        var inGrid = [Bool](repeating: false, count: codes)
+        let minimums = measurer.kindGroupMinimums, grid = measurer.kindInGrid
+        for (i, k) in profile.kinds.enumerated() {
+            let c = Int(k.code)
+            roles[c] = switch k.role {
+            case .cell: Self.roleCell
+            case .header: Self.roleHeader
+            case .footer: Self.roleFooter
+            }
+            sticky[c] = k.isSticky
+            groupMinimum[c] = minimums[i]
+            inGrid[c] = grid[i]
+        }
+        self.roles = roles
+        self.sticky = sticky
+        self.groupMinimum = groupMinimum
+        self.inGrid = inGrid
+        hasGroupRules = groupMinimum.contains { $0 > 0 }
+        hasStickyHeaders = sticky.contains(true)
+        dividers = []
+        estimates = []
+        refreshEnvironmentTables()
+    }
+
+    deinit {
+        for o in offsets { o.deallocate() }
+    }
+
+    static func allocateOffsets() -> UnsafeMutablePointer<Int> { .allocate(capacity: 257) }
+
+    var measurer: CellMeasurer { measurers[0] }
+    var isGrid: Bool { grid != nil }
+
+    /// The per-platform and per-width tables: dividers, estimates, grid metrics.
+    private func refreshEnvironmentTables() {
+        let m = measurers[0]
+        var dividers = [Bool](repeating: false, count: roles.count)
+        for (i, d) in m.kindDividers.enumerated() { dividers[Int(profile.kinds[i].code)] = d }
+        self.dividers = dividers
+        estimates = profile.estimatedHeights(platform: environment.platform).map { LayoutUnit.roundedUnits($0) }
+        grid = m.grid
+        if let g = grid {
+            gridPadding = LayoutUnit.units(g.padding)
+            gridRowGap = LayoutUnit.units(g.rowGap)
+        }
+    }
+
+    // MARK: Environment
+
+    /// Switches every measurer's program to `new` and reports, per kind code, whether a
+    /// row of the kind may measure differently now. Throws before changing anything.
+    ///
+    /// A height is a function of the kind's effective layout (the variants that hold), its
+    /// cell width (the content width, or a grid kind's item width), the text styles (font
+    /// scale and platform), the per-platform values and the parameters (README "How height
+    /// and frames follow"). A kind none of whose inputs changed keeps its heights: edit
+    /// mode leaves kinds without an edit-mode variant alone, a width change inside a width
+    /// class leaves grid kinds of a fixed item width alone.
+    func setEnvironment(_ new: LayoutEnvironment) throws(TesseraError) -> [Bool] {
+        let old = environment
+        let m = measurers[0]
+        let oldVariants = profile.holdingVariants(old), oldGridWidths = m.kindGridWidths
+        try m.setEnvironment(new)
+        environment = new
+        refreshEnvironmentTables()
+        var affected = [Bool](repeating: false, count: roles.count)
+        let everything = new.platform != old.platform || new.parameters != old.parameters
+        let newVariants = profile.holdingVariants(new), newGridWidths = m.kindGridWidths
+        let hasText = profile.kindHasText
+        for (i, k) in profile.kinds.enumerated() {
+            let widthInput = newGridWidths[i].mode == 0
+                ? new.width != old.width
+                : newGridWidths[i] != oldGridWidths[i]
+            affected[Int(k.code)] = everything || widthInput || oldVariants[i] != newVariants[i]
+                || (new.fontScale != old.fontScale && hasText[i])
+        }
+        return affected
+    }
+
+    /// Puts the environment back after a later check failed (it compiled before).
+    func restoreEnvironment(_ old: LayoutEnvironment) {
+        try! measurers[0].setEnvironment(old)
+        environment = old
+        refreshEnvironmentTables()
+    }
+
+    /// `parts` measurers in the current environment (workers created on first use).
+    func workers(_ parts: Int) -> [CellMeasurer] {
+        let main = measurers[0]
+        while measurers.count < parts {
+            // The built-in shaper holds no state: a worker gets its own rather than share
+            // one object's reference count with the other threads.
+            let shaper: any TextShaper = main.textEngine.shaper is FontShaper ? FontShaper() : main.textEngine.shaper
+            let engine = TextLayoutEngine(shaper: shaper, configuration: main.textEngine.configuration)
+            measurers.append(try! CellMeasurer(profile: profile, environment: environment, textEngine: engine))
+            offsets.append(Self.allocateOffsets())
+        }
+        for w in measurers.prefix(parts) where w.environment != environment { try! w.setEnvironment(environment) }
+        return Array(measurers.prefix(parts))
+    }
+
+    // MARK: Rows
+
+    /// A stored row's values as the measurer reads them: the text record's bytes and its
+    /// slot ends turned into offsets in `o`.
+    @inline(__always)
+    static func values(arena: UnsafeRawPointer, textReference ref: UInt32, offsets o: UnsafeMutablePointer<Int>) -> RowValues {
+        o[0] = 0
+        let record = arena + Int(ref) * 4
+        let slots = ref == 0 ? 0 : Int(record.load(as: UInt32.self))
+        guard slots > 0 else {
+            return RowValues(utf8: UnsafeRawBufferPointer(start: nil, count: 0), offsets: UnsafeBufferPointer(start: o, count: 1))
+        }
+        let ends = (record + 4).assumingMemoryBound(to: UInt32.self)
+        for i in 0..<slots { o[i &+ 1] = Int(ends[i]) }
+        return RowValues(utf8: UnsafeRawBufferPointer(start: record + 4 + 4 * slots, count: o[slots]), offsets: UnsafeBufferPointer(start: o, count: slots + 1))
+    }
+
+    /// The height a measurer gives a row, in units the store can hold.
+    @inline(__always)
+    static func measure(_ m: CellMeasurer, kind: UInt16, arena: UnsafeRawPointer, textReference ref: UInt32, offsets o: UnsafeMutablePointer<Int>) -> UInt32 {
+        let h = m.engineHeightUnits(kind: kind, values(arena: arena, textReference: ref, offsets: o))
+        return UInt32(min(max(h, 0), LayoutUnit.maximumRowUnits))
+    }
+
+    /// Checks a batch of rows against their kinds' rules (errors name the batch position).
+    func validate(kinds: [UInt16], text: RowText?) throws(TesseraError) {
+        let n = kinds.count
+        let m = measurers[0]
+        guard let text else {
+            var zero = 0
+            for r in 0..<n {
+                try withUnsafeMutablePointer(to: &zero) { (z) throws(TesseraError) in
+                    try m.validate(kind: kinds[r], utf8: UnsafeRawBufferPointer(start: nil, count: 0), slotOffsets: UnsafeBufferPointer(start: z, count: 1), row: r)
+                }
+            }
+            return
+        }
+        let s = text.slotsPerRow
+        guard s >= 0, s <= 255 else { throw .capacityExceeded("\(s) text slots per row, at most 255") }
+        guard text.offsets.count == n * s + 1 else {
+            throw .columnLengthMismatch(column: "text offsets", expected: n * s + 1, actual: text.offsets.count)
+        }
+        let r: Result<Void, TesseraError> = text.utf8.withUnsafeBytes { utf8 in
+            text.offsets.withUnsafeBufferPointer { offsets in
+                do throws(TesseraError) {
+                    for r in 0..<n {
+                        try m.validate(kind: kinds[r], utf8: utf8, slotOffsets: UnsafeBufferPointer(rebasing: offsets[(r * s)...(r * s + s)]), row: r)
+                    }
+                    return .success(())
+                } catch { return .failure(error) }
+            }
+        }
+        try r.get()
+    }
+
+    /// Checks every stored row against its kind's rules (after the parameters changed:
+    /// image ranges follow them). Errors name the row in the list.
+    func validateStoredRows(_ store: borrowing RowStore) throws(TesseraError) {
+        guard store.count > 0 else { return }
+        let m = measurers[0], o = offsets[0], arena = UnsafeRawPointer(store.text.base)
+        var c = store.cursor(atRow: 0)
+        while c.row < store.count {
+            let v = Self.values(arena: arena, textReference: store.textReference(at: c), offsets: o)
+            try m.validate(kind: store.kind(at: c), utf8: v.utf8, slotOffsets: v.offsets, row: c.row)
+            store.advance(&c)
+        }
+    }
+
+    // MARK: Groups
+
+    @inline(__always) func role(_ kind: UInt16) -> UInt8 { roles[Int(kind)] }
+
+    /// Checks the groups a change touches against `groupMinimum` rules: the rows from after
+    /// the group mark before `start` to the mark at or after `end` (old rows), with
+    /// `inserted` kinds in place of rows `start..<end`. So the list obeys the rules after
+    /// every change if it did before. Errors name rows of the list after the change.
+    func validateGroups(replacing range: Range<Int>, with inserted: [UInt16], _ store: borrowing RowStore) throws(TesseraError) {
+        guard hasGroupRules else { return }
+        // Only rows of a kind with a minimum change a count, and only headers and footers
+        // split or join groups.
+        var relevant = inserted.contains { groupMinimum[Int($0)] > 0 || (range.lowerBound < store.count && roles[Int($0)] != Self.roleCell) }
+        if !relevant, !range.isEmpty {
+            var c = store.cursor(atRow: range.lowerBound)
+            while c.row < range.upperBound, !relevant {
+                let k = Int(store.kind(at: c))
+                relevant = groupMinimum[k] > 0 || roles[k] != Self.roleCell
+                store.advance(&c)
+            }
+        }
+        guard relevant else { return }
+        let before = Self.lastIndex(in: groupMarks, below: range.lowerBound)
+        let start = before < 0 ? 0 : Int(groupMarks[before]) + 1
+        let after = Self.firstIndex(in: groupMarks, atLeast: range.upperBound)
+        let end = after < groupMarks.count ? Int(groupMarks[after]) : store.count
+        var kinds: [UInt16] = []
+        kinds.reserveCapacity(end - start - range.count + inserted.count)
+        appendKinds(store, start..<range.lowerBound, to: &kinds)
+        kinds += inserted
+        appendKinds(store, range.upperBound..<end, to: &kinds)
+        try measurers[0].validateGroup(rowKinds: kinds, firstRow: start)
+    }
+
+    private func appendKinds(_ store: borrowing RowStore, _ range: Range<Int>, to kinds: inout [UInt16]) {
+        guard !range.isEmpty else { return }
+        var c = store.cursor(atRow: range.lowerBound)
+        while c.row < range.upperBound {
+            kinds.append(store.kind(at: c))
+            store.advance(&c)
+        }
+    }
+
+    /// Index of the last element below `value`, or -1.
+    static func lastIndex(in a: [Int32], below value: Int) -> Int { firstIndex(in: a, atLeast: value) - 1 }
+
+    /// Index of the first element at least `value`, or `a.count`.
+    static func firstIndex(in a: [Int32], atLeast value: Int) -> Int {
+        var lo = 0, hi = a.count
+        while lo < hi {
+            let mid = (lo + hi) / 2
+            if Int(a[mid]) < value { lo = mid + 1 } else { hi = mid }
+        }
+        return lo
+    }
+
+    /// Marks after an insertion of `count` rows at `index` whose kinds are `kinds`.
+    static func insert(into marks: inout [Int32], at index: Int, count: Int, kinds: [UInt16], where isMark: (UInt16) -> Bool) {
+        let p = firstIndex(in: marks, atLeast: index)
+        for i in p..<marks.count { marks[i] += Int32(count) }
+        var new: [Int32] = []
+        for (i, k) in kinds.enumerated() where isMark(k) { new.append(Int32(index + i)) }
+        marks.insert(contentsOf: new, at: p)
+    }
+
+    /// Marks after rows `range` were removed.
+    static func remove(from marks: inout [Int32], _ range: Range<Int>) {
+        let p = firstIndex(in: marks, atLeast: range.lowerBound), q = firstIndex(in: marks, atLeast: range.upperBound)
+        marks.removeSubrange(p..<q)
+        for i in p..<marks.count { marks[i] -= Int32(range.count) }
+    }
+
+    // MARK: Grid lines
+
+    /// The first row of the grid line holding `row` (the row itself outside a grid).
+    func lineStart(_ row: Int, _ store: borrowing RowStore) -> Int {
+        guard let g = grid, inGrid[Int(store.kindCode(ofRow: row))] else { return row }
+        let b = Self.lastIndex(in: lineBreaks, below: row)
+        let first = b < 0 ? 0 : Int(lineBreaks[b]) + 1
+        return row - (row - first) % g.columnCount
+    }
+
+    /// One past the last row of the line that starts at `leader`.
+    func lineEnd(_ leader: Int, _ store: borrowing RowStore) -> Int {
+        guard let g = grid, inGrid[Int(store.kindCode(ofRow: leader))] else { return leader + 1 }
+        let b = Self.firstIndex(in: lineBreaks, atLeast: leader)
+        let next = b < lineBreaks.count ? Int(lineBreaks[b]) : store.count
+        return min(leader + g.columnCount, next)
+    }
+
+    /// A row's own height in grid mode: measured, or its kind's estimate.
+    @inline(__always) func itemHeight(_ row: Int, kind: UInt16) -> Int64 {
+        let h = itemHeights[row]
+        return Int64(h == Self.unmeasured ? estimates[Int(kind)] : h)
+    }
+
+    /// What the store holds for the line `leader..<end` as tall as `height`: the padding
+    /// above the first line, the line, and the row gap below it (the padding below the
+    /// last), so the store's offsets are the content's.
+    @inline(__always) func lineSpan(leader: Int, end: Int, count: Int, height: Int64) -> UInt32 {
+        let span = (leader == 0 ? gridPadding : 0) + height + (end == count ? gridPadding : gridRowGap)
+        return UInt32(min(max(span, 0), LayoutUnit.maximumRowUnits))
+    }
+
+    /// The y of a line's items: its leader's top, below the padding for the first line.
+    @inline(__always) func lineY(leader: Int, top: Int64) -> Int64 { leader == 0 ? top + gridPadding : top }
+
+    /// Packs rows `from...` (a line's first row) into lines again and writes their heights
+    /// to the store: each line's span on its first row, 0 on the others.
+    func repack(from: Int, _ store: inout RowStore) {
+        guard let g = grid, from < store.count else { return }
+        let count = store.count
+        var spans = [UInt32](repeating: 0, count: count - from)
+        var c = store.cursor(atRow: from)
+        var leader = from, column = 0, tallest: Int64 = 0
+        func close(_ end: Int) {
+            spans[leader - from] = lineSpan(leader: leader, end: end, count: count, height: tallest)
+        }
+        while c.row < count {
+            let k = store.kind(at: c), r = c.row
+            let h = itemHeight(r, kind: k)
+            if !inGrid[Int(k)] {
+                if column > 0 { close(r) }
+                leader = r
+                tallest = h
+                close(r + 1)
+                column = 0
+            } else {
+                if column == 0 {
+                    leader = r
+                    tallest = 0
+                }
+                tallest = max(tallest, h)
+                column += 1
+                if column == g.columnCount {
+                    close(r + 1)
+                    column = 0
+                }
+            }
+            store.advance(&c)
+        }
+        if column > 0 { close(count) }
+        spans.withUnsafeBufferPointer { store.setHeightUnits($0, startingAt: from) }
+    }
+
+    /// Recomputes the spans of the lines holding `rows` (ascending) after their item
+    /// heights changed.
+    func updateLines(holding rows: UnsafeBufferPointer<Int32>, _ store: inout RowStore) {
+        var last = -1
+        var leaders: [Int32] = [], spans: [UInt32] = []
+        for r in rows {
+            let s = lineStart(Int(r), store)
+            guard s != last else { continue }
+            last = s
+            let e = lineEnd(s, store)
+            var tallest: Int64 = 0
+            var c = store.cursor(atRow: s)
+            while c.row < e {
+                tallest = max(tallest, itemHeight(c.row, kind: store.kind(at: c)))
+                store.advance(&c)
+            }
+            leaders.append(Int32(s))
+            spans.append(lineSpan(leader: s, end: e, count: store.count, height: tallest))
+        }
+        leaders.withUnsafeBufferPointer { l in spans.withUnsafeBufferPointer { store.setMeasuredHeights(rows: l, units: $0, clearing: 0) } }
+    }
+}

@@ -1,0 +1,213 @@
+/// A row's place in the pages. Walking rows in order with a cursor costs no tree descent
+/// per row, which is what the engine's scans (dirty rows, windows, grid lines) need.
+struct RowCursor {
+    var leaf: UInt32
+    var slot: Int
+    /// The row index; `count` (or -1) once a walk has left the rows.
+    var row: Int
+}
+
+/// The engine's access to the pages: row walks, flag bits it owns, bulk height writes.
+/// None of these allocate.
+extension RowStore {
+    @inline(__always) func page(ofLeaf leaf: UInt32) -> Page { Page(tree.leaves[Int(leaf)].page!, layout) }
+    @inline(__always) func rowCount(ofLeaf leaf: UInt32) -> Int { Int(tree.leaves[Int(leaf)].count) }
+
+    /// A cursor at `row` (`0..<count`).
+    func cursor(atRow row: Int) -> RowCursor {
+        let found = tree.leaf(containingRow: row)
+        return RowCursor(leaf: found.leaf, slot: found.slot, row: row)
+    }
+
+    /// Steps to the next row; the cursor's row becomes `count` after the last one.
+    @inline(__always) func advance(_ c: inout RowCursor) {
+        c.row &+= 1
+        c.slot &+= 1
+        if c.slot >= rowCount(ofLeaf: c.leaf) {
+            let next = tree.leaves[Int(c.leaf)].next
+            guard next != HeightTree.none else { return }
+            c.leaf = next
+            c.slot = 0
+        }
+    }
+
+    /// Steps to the previous row; the cursor's row becomes -1 before the first one.
+    @inline(__always) func retreat(_ c: inout RowCursor) {
+        c.row &-= 1
+        if c.slot > 0 {
+            c.slot &-= 1
+            return
+        }
+        let prev = tree.leaves[Int(c.leaf)].prev
+        guard prev != HeightTree.none else { return }
+        c.leaf = prev
+        c.slot = rowCount(ofLeaf: prev) &- 1
+    }
+
+    @inline(__always) func kind(at c: RowCursor) -> UInt16 { page(ofLeaf: c.leaf).kinds[c.slot] }
+    @inline(__always) func flagBits(at c: RowCursor) -> UInt16 { page(ofLeaf: c.leaf).flags[c.slot] }
+    @inline(__always) func textReference(at c: RowCursor) -> UInt32 { page(ofLeaf: c.leaf).text[c.slot] }
+    @inline(__always) func heightUnits(at c: RowCursor) -> Int64 { page(ofLeaf: c.leaf).height(c.slot) }
+
+    /// Kind of a row (`0..<count`), O(log n).
+    func kindCode(ofRow row: Int) -> UInt16 {
+        let (page, slot) = locate(row)
+        return page.kinds[slot]
+    }
+
+    /// Height of a row in units, O(log n).
+    func heightUnits(ofRow row: Int) -> Int64 {
+        let (page, slot) = locate(row)
+        return page.height(slot)
+    }
+
+    /// A text record's slot count, slot ends (`UInt32`, from the first text byte) and text.
+    @inline(__always) func textRecord(_ ref: UInt32) -> (slotCount: Int, ends: UnsafePointer<UInt32>, utf8: UnsafeRawPointer) {
+        let record = UnsafeRawPointer(text.base + Int(ref) * 4)
+        let slots = Int(record.load(as: UInt32.self))
+        return (slots, (record + 4).assumingMemoryBound(to: UInt32.self), record + 4 + 4 * slots)
+    }
+
+    // MARK: Flags the engine owns
+
+    func flagBits(ofRow row: Int) -> UInt16 {
+        let (page, slot) = locate(row)
+        return page.flags[slot]
+    }
+
+    mutating func setFlagBits(_ bits: UInt16, ofRow row: Int) {
+        let (page, slot) = locate(row)
+        page.flags[slot] |= bits
+    }
+
+    /// Sets `bit` on every row whose kind is marked in `kinds` (indexed by kind); returns
+    /// how many rows gained it.
+    mutating func setFlag(_ bit: UInt16, onKinds kinds: UnsafeBufferPointer<Bool>) -> Int {
+        var gained = 0
+        var l = tree.firstLeaf
+        while l != HeightTree.none {
+            let page = page(ofLeaf: l), n = rowCount(ofLeaf: l)
+            for s in 0..<n where kinds[Int(page.kinds[s])] && page.flags[s] & bit == 0 {
+                page.flags[s] |= bit
+                gained += 1
+            }
+            l = tree.leaves[Int(l)].next
+        }
+        return gained
+    }
+
+    /// Rows of `range` with `bit` set.
+    func count(flag bit: UInt16, in range: Range<Int>) -> Int {
+        guard !range.isEmpty else { return 0 }
+        var c = cursor(atRow: range.lowerBound), n = 0
+        while c.row < range.upperBound {
+            if flagBits(at: c) & bit != 0 { n += 1 }
+            advance(&c)
+        }
+        return n
+    }
+
+    /// Clears `bit` on `rows` (ascending).
+    mutating func clearFlag(_ bit: UInt16, rows: UnsafeBufferPointer<Int32>) {
+        var leaf = HeightTree.none, leafRow = 0, leafCount = 0
+        for r in rows {
+            let row = Int(r)
+            if leaf == HeightTree.none || row >= leafRow + leafCount {
+                let found = tree.leaf(containingRow: row)
+                leaf = found.leaf
+                leafRow = found.leafRow
+                leafCount = rowCount(ofLeaf: leaf)
+            }
+            page(ofLeaf: leaf).flags[row - leafRow] &= ~bit
+        }
+    }
+
+    // MARK: Heights the engine writes
+
+    /// New estimates per kind (units); every row not measured moves to its kind's new one.
+    mutating func replaceEstimates(_ units: [UInt32]) {
+        precondition(units.count == estimates.count)
+        estimates = units
+        version &+= 1
+        let measured = RowFlags.measured.rawValue
+        var l = tree.firstLeaf
+        while l != HeightTree.none {
+            let page = page(ofLeaf: l), n = rowCount(ofLeaf: l)
+            var changed = false
+            for s in 0..<n where page.flags[s] & measured == 0 {
+                let e = units[Int(page.kinds[s])]
+                if Int64(e) != page.height(s) {
+                    page.setHeight(e, s)
+                    changed = true
+                }
+            }
+            if changed { tree.leaves[Int(l)].height = page.refreshGroups(count: n) }
+            l = tree.leaves[Int(l)].next
+        }
+        tree.refreshAll()
+    }
+
+    /// Writes measured heights (units, at most `LayoutUnit.maximumRowUnits`) to `rows`
+    /// (ascending, distinct), flags them measured and clears `clearing`. O(k log n).
+    mutating func setMeasuredHeights(rows: UnsafeBufferPointer<Int32>, units: UnsafeBufferPointer<UInt32>, clearing: UInt16) {
+        guard !rows.isEmpty else { return }
+        version &+= 1
+        let set = RowFlags.measured.rawValue
+        var leaf = HeightTree.none, leafRow = 0, leafCount = 0, delta: Int64 = 0
+        for i in 0..<rows.count {
+            let row = Int(rows[i])
+            if leaf == HeightTree.none || row >= leafRow + leafCount {
+                if leaf != HeightTree.none, delta != 0 { tree.adjust(leaf: leaf, rows: 0, height: delta) }
+                let found = tree.leaf(containingRow: row)
+                leaf = found.leaf
+                leafRow = found.leafRow
+                leafCount = rowCount(ofLeaf: leaf)
+                delta = 0
+            }
+            let page = page(ofLeaf: leaf), slot = row - leafRow
+            let d = Int64(units[i]) - page.height(slot)
+            page.setHeight(units[i], slot)
+            page.adjustGroup(of: slot, by: d)
+            page.flags[slot] = page.flags[slot] & ~clearing | set
+            delta += d
+        }
+        if delta != 0 { tree.adjust(leaf: leaf, rows: 0, height: delta) }
+    }
+
+    /// Rows `start ..< start + units.count` take these heights (units, at most
+    /// `LayoutUnit.maximumRowUnits`) and the measured flag: a grid's re-packed lines.
+    mutating func setHeightUnits(_ units: UnsafeBufferPointer<UInt32>, startingAt start: Int) {
+        guard !units.isEmpty else { return }
+        version &+= 1
+        let manyPages = units.count > 64 * pageCapacity
+        var c = cursor(atRow: start)
+        let measured = RowFlags.measured.rawValue
+        var i = 0
+        while i < units.count {
+            let page = page(ofLeaf: c.leaf), rows = rowCount(ofLeaf: c.leaf)
+            let n = min(units.count - i, rows - c.slot)
+            var changed = false
+            for t in 0..<n {
+                let s = c.slot + t
+                if Int64(units[i + t]) != page.height(s) {
+                    page.setHeight(units[i + t], s)
+                    changed = true
+                }
+                page.flags[s] |= measured
+            }
+            if changed {
+                let total = page.refreshGroups(count: rows)
+                let delta = total - tree.leaves[Int(c.leaf)].height
+                if manyPages {
+                    tree.leaves[Int(c.leaf)].height = total
+                } else if delta != 0 {
+                    tree.adjust(leaf: c.leaf, rows: 0, height: delta)
+                }
+            }
+            i += n
+            c.slot = 0
+            c.leaf = tree.leaves[Int(c.leaf)].next
+        }
+        if manyPages { tree.refreshAll() }
+    }
+}

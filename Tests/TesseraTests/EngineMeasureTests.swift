@@ -1,0 +1,168 @@
+import Testing
+@testable import Tessera
+
+/// Measurement scheduling: priority order, budgets, threads, which environment changes
+/// re-measure which kinds, anchoring while estimates become measurements.
+@Suite struct EngineMeasureTests {
+    static func george(rows: Int, platform: LayoutEnvironment.Platform = .ios, viewport: Double = 500, overscan: Double = 200, seed: UInt64 = 1)
+        throws -> ListEngine
+    {
+        let g = ProfileFixtures.george
+        var rng = SplitMix64(seed: seed)
+        var ids = IDSource(seed: seed)
+        let b = EngineRowFactory(g).batch(rows: rows, &rng, ids: &ids)
+        var engine = try ListEngine(
+            profile: g, environment: LayoutEnvironment(width: 375, platform: platform), viewport: viewport, overscan: overscan, pageCapacity: 16)
+        try engine.append(ids: b.ids, kinds: b.kinds, text: b.text)
+        engine._checkInvariants()
+        return engine
+    }
+
+    static func dirtyRows(_ engine: borrowing ListEngine) -> Set<Int> {
+        Set((0..<engine.store.count).filter { try! engine.store.row($0).flags.contains(.dirty) })
+    }
+
+    static func windowRows(_ engine: borrowing ListEngine, overscan: Double) -> Range<Int> {
+        withItemBuffer(engine.store.count + 1) { try! engine.window(overscan: overscan, into: $0).rows }
+    }
+
+    /// One-line basic cells measured with the stub text engine are exactly their 44 pt
+    /// estimate, so windows stay put while rows are measured.
+    @Test func visibleRowsFirstThenOverscanThenOutward() throws {
+        let g = ProfileFixtures.george
+        var text = RowText(slotsPerRow: 10)
+        for _ in 0..<400 { text.append(g.row("basicCell", ["label": "a"]).slots) }
+        var engine = try ListEngine(
+            profile: g, environment: LayoutEnvironment(width: 375, platform: .ios), viewport: 500, overscan: 200, textEngine: StubText.engine(),
+            pageCapacity: 16)
+        try engine.append(ids: Array(1...400), kinds: Array(repeating: 1, count: 400), text: text)
+        try engine.scroll(to: 8000)
+        let all = Set(0..<400)
+        let visible = Self.windowRows(engine, overscan: 0)
+        let overscanned = Self.windowRows(engine, overscan: 200)
+        // 8000 / 44 = 181.8 … 8500 / 44 = 193.2; 200 pt more on each side.
+        #expect(visible == 181..<194 && overscanned == 177..<198)
+        var progress = try engine.measure(budget: .rows(visible.count))
+        engine._checkInvariants()
+        #expect(progress.measured == visible.count && engine.scrollOffset == 8000)
+        #expect(Self.dirtyRows(engine) == all.subtracting(visible))
+        // The overscan below (top down), then above (bottom up).
+        try engine.measure(budget: .rows(4))
+        #expect(Self.dirtyRows(engine) == all.subtracting(181..<198))
+        try engine.measure(budget: .rows(2))
+        #expect(Self.dirtyRows(engine) == all.subtracting(179..<198))
+        try engine.measure(budget: .rows(2))
+        #expect(Self.dirtyRows(engine) == all.subtracting(overscanned))
+        // Then the nearest rows: one below, one above, ...
+        try engine.measure(budget: .rows(1))
+        #expect(Self.dirtyRows(engine) == all.subtracting(177..<199))
+        try engine.measure(budget: .rows(1))
+        #expect(Self.dirtyRows(engine) == all.subtracting(176..<199))
+        try engine.measure(budget: .rows(3))
+        #expect(Self.dirtyRows(engine) == all.subtracting(175..<201))
+        // Scrolled elsewhere, the new window comes first.
+        try engine.scroll(to: 44)
+        try engine.measure(budget: .rows(5))
+        #expect(Self.dirtyRows(engine) == all.subtracting(175..<201).subtracting(1..<6))
+        // Nothing is left after enough budget; a further call does nothing.
+        progress = try engine.measure(budget: .rows(10_000))
+        engine._checkInvariants()
+        #expect(progress.remaining == 0 && engine.dirtyCount == 0)
+        #expect(try engine.measure(budget: .rows(10)).measured == 0)
+    }
+
+    @Test func timeBudgets() throws {
+        var engine = try Self.george(rows: 200)
+        #expect(try engine.measure(budget: .nanoseconds(0)).measured == 0)
+        let n = engine.store.count
+        #expect(engine.dirtyCount == n)
+        let progress = try engine.measure(budget: .nanoseconds(60_000_000_000))
+        engine._checkInvariants()
+        #expect(progress.measured == n && progress.remaining == 0)
+    }
+
+    /// One thread, several threads and budgeted steps give the same heights (real fonts).
+    @Test(arguments: [LayoutEnvironment.Platform.ios, .android])
+    func threadCountsAndBudgetsAgree(platform: LayoutEnvironment.Platform) throws {
+        var heights: [[Double]] = []
+        for threads in [1, 2, 3, 0] {
+            var engine = try Self.george(rows: 600, platform: platform, seed: 4)
+            if threads == 0 {
+                while engine.dirtyCount > 0 { try engine.measure(budget: .rows(37)) }
+            } else {
+                try engine.measureAll(threads: threads)
+            }
+            engine._checkInvariants()
+            #expect(engine.dirtyCount == 0)
+            heights.append((0..<engine.store.count).map { try! engine.store.row($0).height })
+            // Again after a width change, with the workers kept.
+            try engine.setEnvironment(LayoutEnvironment(width: 700, platform: platform, fontScale: 1.25))
+            try engine.measureAll(threads: max(threads, 1))
+            engine._checkInvariants()
+            heights.append((0..<engine.store.count).map { try! engine.store.row($0).height })
+        }
+        #expect(heights[0] == heights[2] && heights[0] == heights[4] && heights[0] == heights[6])
+        #expect(heights[1] == heights[3] && heights[1] == heights[5] && heights[1] == heights[7])
+        #expect(heights[0] != heights[1])
+    }
+
+    /// Only kinds whose layout inputs changed become dirty: George has no edit-mode
+    /// variant, Fiori's object cell has one; a font scale touches every kind with text.
+    @Test func environmentChangesFlagOnlyAffectedKinds() throws {
+        var george = try Self.george(rows: 100)
+        try george.measureAll(threads: 1)
+        try george.setEnvironment(LayoutEnvironment(width: 375, platform: .ios, editMode: true))
+        george._checkInvariants()
+        #expect(george.dirtyCount == 0)
+        try george.setEnvironment(LayoutEnvironment(width: 375, platform: .ios, editMode: true, fontScale: 1.6))
+        #expect(george.dirtyCount == george.store.count)
+
+        let f = ProfileFixtures.fioriIOS
+        var fiori = try ListEngine(profile: f, environment: LayoutEnvironment(width: 390, platform: .ios), viewport: 500)
+        var text = RowText(slotsPerRow: 12)
+        for i in 0..<10 { text.append(f.row(i % 2 == 0 ? "objectCell" : "objectCellCentered", ["title": "Title \(i)", "chevron": "1"]).slots) }
+        try fiori.append(ids: Array(1...10), kinds: (0..<10).map { UInt16($0 % 2 + 1) }, text: text)
+        try fiori.measureAll(threads: 1)
+        try fiori.setEnvironment(LayoutEnvironment(width: 390, platform: .ios, editMode: true))
+        fiori._checkInvariants()
+        // Both kinds have an edit-mode variant.
+        #expect(fiori.dirtyCount == 10)
+        try fiori.measureAll(threads: 2)
+        try fiori.setEnvironment(LayoutEnvironment(width: 390.5, platform: .ios, editMode: true))
+        #expect(fiori.dirtyCount == 10)
+    }
+
+    /// On a new platform rows never measured move to the platform's estimates; measured
+    /// ones keep their (stale) heights until measured again.
+    @Test func platformChangeMovesEstimates() throws {
+        var engine = try Self.george(rows: 50, viewport: 100, overscan: 0)
+        try engine.measure(budget: .rows(3))
+        let measured = (0..<3).map { try! engine.store.row($0).height }
+        try engine.setEnvironment(LayoutEnvironment(width: 375, platform: .android))
+        engine._checkInvariants()
+        #expect(engine.dirtyCount == engine.store.count)
+        #expect((0..<3).map { try! engine.store.row($0).height } == measured)
+        let g = ProfileFixtures.george
+        for r in 3..<engine.store.count {
+            let info = try engine.store.row(r)
+            #expect(info.height == g.kind(code: info.kind)!.estimatedHeight(on: .android))
+        }
+    }
+
+    /// Estimates above the viewport turning into measurements move the offset, not the rows
+    /// on screen.
+    @Test func measuringAboveTheAnchorKeepsItStill() throws {
+        var engine = try Self.george(rows: 500, viewport: 600, overscan: 0)
+        try engine.scroll(to: 12_345.5)
+        let anchor = engine.anchor!
+        let row = engine.store.index(of: anchor.id)!
+        let screenY = try engine.store.offset(ofRow: row) - engine.scrollOffset
+        try engine.measure(budget: .rows(40))
+        #expect(try engine.store.offset(ofRow: row) - engine.scrollOffset == screenY)
+        let offset = try engine.measureAll(threads: 2)
+        engine._checkInvariants()
+        #expect(offset == engine.scrollOffset)
+        #expect(try engine.store.offset(ofRow: row) - engine.scrollOffset == screenY)
+        #expect(engine.anchor!.id == anchor.id)
+    }
+}

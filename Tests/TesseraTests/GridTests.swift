@@ -1,0 +1,161 @@
+import Testing
+@testable import Tessera
+
+/// Grid mode: packing, line heights, item positions and re-packing at new widths, against
+/// `CellMeasurer.gridLayout` (which lays out a whole grid at once) and the README's worked
+/// example 13.
+@Suite struct GridTests {
+    /// The collection profile plus kinds outside its grid: a sticky header, a full-width
+    /// banner cell with a divider, and a footer, so lines break around them.
+    static let mixed: Profile = {
+        let doc = JSONValue.parse(ProfileFixtures.text("fiori-ios-collection"))
+            .setting("kinds.gridHeader", JSONValue.parse("""
+                {"code": 3, "role": "header", "sticky": true, "estimatedHeight": 40, "divider": null,
+                 "padding": {"top": 12, "bottom": 8, "leading": 16, "trailing": 16},
+                 "slots": {"title": {"type": "text", "index": 0, "style": "title", "maxLines": 2, "required": true}},
+                 "layout": {"columnGap": 0, "columns": [{"items": ["title"], "width": "fill"}]}}
+                """))
+            .setting("kinds.gridBanner", JSONValue.parse("""
+                {"code": 4, "role": "cell", "estimatedHeight": 60, "minHeight": 44, "divider": {"ios": {"leadingInset": 16}},
+                 "padding": {"top": 8, "bottom": 8, "leading": 16, "trailing": 16},
+                 "slots": {"text": {"type": "text", "index": 0, "style": "subtitle", "maxLines": 0, "required": true}},
+                 "layout": {"columnGap": 0, "columns": [{"items": ["text"], "width": "fill"}]}}
+                """))
+            .setting("kinds.gridFooter", JSONValue.parse("""
+                {"code": 5, "role": "footer", "estimatedHeight": 30, "divider": null,
+                 "padding": {"top": 4, "bottom": 4, "leading": 16, "trailing": 16},
+                 "slots": {"text": {"type": "text", "index": 0, "style": "attribute", "maxLines": 1, "required": true}},
+                 "layout": {"columnGap": 0, "columns": [{"items": ["text"], "width": "fill"}]}}
+                """))
+        let count = { if case .array(let a)? = doc.value(at: "provenance") { return a.count } else { return 0 } }()
+        let full = doc.setting("provenance.\(count)", JSONValue.parse("""
+            {"paths": ["kinds.gridHeader", "kinds.gridBanner", "kinds.gridFooter"], "source": "seed", "assumed": true, "note": "Test kinds."}
+            """))
+        return try! Profile(json: Array(full.json.utf8))
+    }()
+
+    @Test(arguments: [101, 102, 103, 104, 105, 106] as [UInt64])
+    func mixedGridMatchesFromScratch(seed: UInt64) throws {
+        try EngineEquivalenceTests.run(
+            EngineEquivalenceTests.Scenario(profile: "fiori-ios-collection", platform: .ios, seed: seed), profile: Self.mixed, steps: 100)
+    }
+
+    /// Every item's frame and the content height equal `gridLayout`'s for the same rows,
+    /// at several widths (3, 4 and 5 columns) and both item widths, re-packed in place.
+    @Test(arguments: [Self.mixed, ProfileFixtures.collection])
+    func framesMatchGridLayout(profile: Profile) throws {
+        var rng = SplitMix64(seed: 0x6121D)
+        let factory = EngineRowFactory(profile)
+        var ids = IDSource(seed: 77)
+        var env = LayoutEnvironment(width: 768, platform: .ios)
+        var engine = try ListEngine(profile: profile, environment: env, viewport: 600, pageCapacity: 7, treeFanout: 4)
+        var all = EngineBatch(slotsPerRow: factory.batch(rows: 0, &rng, ids: &ids).text.slotsPerRow)
+        for _ in 0..<4 {
+            let b = factory.batch(rows: 40, &rng, ids: &ids)
+            try engine.append(ids: b.ids, kinds: b.kinds, text: b.text)
+            engine._checkInvariants()
+            for i in b.ids.indices { all.add(profile.kind(code: b.kinds[i])!, b.slots[i], &ids) }
+        }
+        for (width, itemWidth) in [(768.0, 110), (375, 110), (1024, 120), (414, 120), (1366, 110), (600, 120)] {
+            env.width = width
+            env.parameters = ["itemWidth": itemWidth]
+            try engine.setEnvironment(env)
+            engine._checkInvariants()
+            try engine.measureAll(threads: 2)
+            engine._checkInvariants()
+            let reference = makeMeasurer(profile, width: width, parameters: ["itemWidth": itemWidth], engine: TextLayoutEngine())
+            let layout = reference.gridLayout(kinds: all.kinds, text: all.text)!
+            #expect(engine.store.totalHeight == layout.height, "width \(width)")
+            try engine.setViewport(engine.store.totalHeight)
+            try engine.scroll(to: 0)
+            withItemBuffer(all.kinds.count + 1) { buffer in
+                let w = try! engine.window(overscan: 0, into: buffer)
+                #expect(w.rows == 0..<all.kinds.count)
+                for i in 0..<w.count {
+                    let f = layout.frames[i]
+                    #expect(CellRect(x: buffer[i].x, y: buffer[i].y, width: buffer[i].width, height: buffer[i].height) == f, "width \(width), row \(i)")
+                }
+            }
+            #expect(engine.grid!.columnCount == reference.grid!.columnCount)
+        }
+    }
+
+    /// README example 13: six collection items, 5 columns at 768 and 3 at 375.
+    @Test func readmeExample13() throws {
+        let profile = ProfileFixtures.collection
+        let lines: [(Int, Int, Int)] = [(2, 1, 1), (1, 1, 0), (1, 0, 0), (2, 0, 1), (1, 0, 0), (1, 0, 0)]
+        var text = RowText(slotsPerRow: 5)
+        for (t, s, a) in lines {
+            text.append(profile.row("collectionItem", [
+                "title": StubText.lines(t), "subtitle": s > 0 ? StubText.lines(s) : "", "attribute": a > 0 ? StubText.lines(a) : "",
+            ]).slots)
+        }
+        let code = profile.kind(named: "collectionItem")!.code
+        var engine = try ListEngine(
+            profile: profile, environment: LayoutEnvironment(width: 768, platform: .ios), viewport: 1000, overscan: 0, textEngine: StubText.engine())
+        try engine.append(ids: Array(1...6), kinds: Array(repeating: code, count: 6), text: text)
+        engine._checkInvariants()
+        try engine.measureAll(threads: 1)
+        engine._checkInvariants()
+        #expect(engine.grid!.columnCount == 5)
+        #expect(engine.store.totalHeight == 366)
+        withItemBuffer(8) { buffer in
+            let w = try! engine.window(into: buffer)
+            #expect(w.count == 6)
+            #expect(buffer[0..<6].map(\.x) == [16, 164.796875, 313.59375, 462.40625, 611.203125, 16])
+            #expect(buffer[0..<6].map(\.y) == [16, 16, 16, 16, 16, 214])
+            #expect(buffer[0..<6].map(\.height) == [190, 154, 136, 172, 136, 136])
+            #expect(buffer[0..<6].allSatisfy { $0.width == 110 })
+        }
+        // Compact: items narrowed to the 109 pt slot, re-measured, 3 to a line.
+        try engine.setEnvironment(LayoutEnvironment(width: 375, platform: .ios))
+        engine._checkInvariants()
+        #expect(engine.dirtyCount == 6)
+        try engine.measureAll(threads: 2)
+        engine._checkInvariants()
+        #expect(engine.grid!.columnCount == 3)
+        withItemBuffer(8) { buffer in
+            let w = try! engine.window(into: buffer)
+            #expect(w.count == 6)
+            #expect(buffer[0..<3].map(\.x) == [16, 133, 250])
+            #expect(buffer[0..<3].map(\.height) == [189, 153, 135])
+            #expect(buffer[0..<3].allSatisfy { $0.width == 109 && $0.y == 16 })
+            #expect(buffer[3].y == 16 + 189 + 8)
+        }
+    }
+
+    /// A wider screen in the same class keeps labelled items at their 110 pt width: their
+    /// heights stay valid (not dirty) and only the lines re-pack. (Image-only items are
+    /// "content" wide, capped by the slot width, which changed: they are measured again.)
+    @Test func widthInsideAClassRepacksWithoutRemeasuring() throws {
+        let profile = ProfileFixtures.collection
+        var rng = SplitMix64(seed: 9)
+        var ids = IDSource(seed: 9)
+        let b = EngineRowFactory(profile).batch(rows: 50, &rng, ids: &ids)
+        var engine = try ListEngine(profile: profile, environment: LayoutEnvironment(width: 768, platform: .ios), viewport: 700)
+        try engine.append(ids: b.ids, kinds: b.kinds, text: b.text)
+        try engine.measureAll(threads: 1)
+        try engine.scroll(to: 400)
+        let anchor = engine.anchor!
+        let row = engine.store.index(of: anchor.id)!
+        let screenY = try engine.store.offset(ofRow: row) - engine.scrollOffset
+        let item = profile.kind(named: "collectionItem")!.code
+        func dirtyItems(_ engine: borrowing ListEngine) -> Int {
+            (0..<engine.store.count).filter { let r = try! engine.store.row($0); return r.kind == item && r.flags.contains(.dirty) }.count
+        }
+        try engine.setEnvironment(LayoutEnvironment(width: 1024, platform: .ios))
+        engine._checkInvariants()
+        #expect(dirtyItems(engine) == 0)
+        #expect(engine.dirtyCount == b.kinds.filter { $0 != item }.count)
+        #expect(engine.grid!.columnCount == 5)
+        // The anchor item's line (now starting at another item) stays on screen where it was.
+        let leader = engine.layout!.lineStart(row, engine.store)
+        #expect(try engine.store.offset(ofRow: leader) - engine.scrollOffset == screenY)
+        try engine.measureAll(threads: 1)
+        try engine.setEnvironment(LayoutEnvironment(width: 1024, platform: .ios, editMode: true))
+        #expect(engine.dirtyCount == 0)
+        try engine.setEnvironment(LayoutEnvironment(width: 375, platform: .ios))
+        #expect(engine.dirtyCount == engine.store.count)
+        engine._checkInvariants()
+    }
+}
