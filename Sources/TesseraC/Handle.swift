@@ -30,7 +30,8 @@ struct CFailure: Error {
 func statusCode(of error: TesseraError) -> Int32 {
     switch error {
     case .invalidHeight, .invalidOffset, .invalidViewport, .columnLengthMismatch, .invalidFlags, .invalidTextWidth,
-         .invalidMaxLines, .emptyFontChain, .invalidFontSize, .invalidLineHeight, .invalidLetterSpacing:
+         .invalidMaxLines, .emptyFontChain, .invalidFontSize, .invalidLineHeight, .invalidLetterSpacing,
+         .invalidBudget, .invalidThreadCount, .unsupported:
         TESS_ERROR_INVALID_ARGUMENT
     case .rowOutOfBounds, .rangeOutOfBounds: TESS_ERROR_OUT_OF_RANGE
     case .bufferTooSmall: TESS_ERROR_BUFFER_TOO_SMALL
