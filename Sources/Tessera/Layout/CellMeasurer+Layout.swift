@@ -85,18 +85,32 @@ extension CellMeasurer {
     /// still lays out, one cluster per line).
     @inline(__always)
     func textMeasure(_ bytes: UnsafeRawBufferPointer, _ p: CellProgram, style: Int32, width: Int64, maxLines: Int32, includeLines: Bool = false) -> TextMeasurement? {
-        try? textEngine.measure(utf8: bytes, style: p.styles[Int(style)], width: LayoutUnit.points(Swift.max(width, 1)), maxLines: Int(maxLines), includeLines: includeLines)
+        textLayout(bytes, p.styles[Int(style)], width: LayoutUnit.points(Swift.max(width, 1)), maxLines: maxLines, includeLines: includeLines)
+    }
+
+    /// Lays out a text of the current row: straight through the engine's layout when the
+    /// row's slots were found valid UTF-8 (`readSlots`), so a text is not validated again
+    /// for every measurement of it; otherwise through `measure`, which validates (nil for
+    /// a text that is not valid UTF-8). Both give the same result for a valid text.
+    @inline(__always)
+    func textLayout(_ bytes: UnsafeRawBufferPointer, _ style: TextStyle, width: Double, maxLines: Int32, includeLines: Bool) -> TextMeasurement? {
+        if rowIsValidUTF8 && maxLines >= 0 && bytes.count <= TextLayoutEngine.maximumTextBytes {
+            return textEngine.layout(validUTF8: bytes, style: style, width: width, maxLines: Int(maxLines), includeLines: includeLines)
+        }
+        return try? textEngine.measure(utf8: bytes, style: style, width: width, maxLines: Int(maxLines), includeLines: includeLines)
     }
 
     @inline(__always)
-    func textHeight(_ bytes: UnsafeRawBufferPointer, _ p: CellProgram, style: Int32, width: Int64, maxLines: Int32) -> Int64 {
-        Int64(textMeasure(bytes, p, style: style, width: width, maxLines: maxLines)?.lineCount ?? 1) * p.lineHeights[Int(style)]
+    func textHeight(_ bytes: UnsafeRawBufferPointer, _ p: CellProgram, style: Int32, width: Int64, maxLines: Int32, slot: Int) -> Int64 {
+        if let log = textLog { return log.height(self, bytes, p, style: style, width: width, maxLines: maxLines, slot: slot) }
+        return Int64(textMeasure(bytes, p, style: style, width: width, maxLines: maxLines)?.lineCount ?? 1) * p.lineHeights[Int(style)]
     }
 
     /// The widest line of a text laid out without a width limit, rounded up to a unit.
     @inline(__always)
-    func textNatural(_ bytes: UnsafeRawBufferPointer, _ p: CellProgram, style: Int32) -> Int64 {
-        guard let m = try? textEngine.measure(utf8: bytes, style: p.styles[Int(style)], width: Self.naturalLayoutWidth, maxLines: 0) else { return 0 }
+    func textNatural(_ bytes: UnsafeRawBufferPointer, _ p: CellProgram, style: Int32, slot: Int) -> Int64 {
+        if let log = textLog { return log.natural(self, bytes, p, style: style, slot: slot) }
+        guard let m = textLayout(bytes, p.styles[Int(style)], width: Self.naturalLayoutWidth, maxLines: 0, includeLines: false) else { return 0 }
         return Swift.max(LayoutUnit.unitsUp(m.width), 0)
     }
 
@@ -104,6 +118,7 @@ extension CellMeasurer {
 
     /// Phase 1: presence and value-given sizes of every slot of the kind.
     func readSlots(_ kp: KindProgram, _ p: CellProgram, _ row: RowValues) {
+        rowIsValidUTF8 = row.isValidUTF8
         for s in 0..<Int(kp.slotCount) {
             let sp = p.slots[Int(kp.slotStart) + s]
             var st = SlotState()
@@ -161,15 +176,15 @@ extension CellMeasurer {
         var w: Int64 = 0
         switch sp.type {
         case .text:
-            w = textNatural(row.bytes(st.start..<st.end), p, style: sp.style)
+            w = textNatural(row.bytes(st.start..<st.end), p, style: sp.style, slot: s)
         case .textList:
             var from = st.start
             while let item = Self.nextItem(row.utf8, from: from, end: st.end) {
-                w = Swift.max(w, textNatural(row.bytes(item), p, style: sp.style))
+                w = Swift.max(w, textNatural(row.bytes(item), p, style: sp.style, slot: s))
                 from = item.upperBound + 1
             }
         case .button:
-            w = textNatural(row.bytes(st.start..<st.end), p, style: sp.style) + 2 * sp.paddingHorizontal
+            w = textNatural(row.bytes(st.start..<st.end), p, style: sp.style, slot: s) + 2 * sp.paddingHorizontal
         default: break
         }
         slotState[s].natural = w
@@ -292,14 +307,14 @@ extension CellMeasurer {
         switch sp.type {
         case .text:
             st.width = columnWidth
-            st.height = textHeight(row.bytes(st.start..<st.end), p, style: sp.style, width: columnWidth, maxLines: sp.maxLines)
+            st.height = textHeight(row.bytes(st.start..<st.end), p, style: sp.style, width: columnWidth, maxLines: sp.maxLines, slot: s)
         case .textList:
             st.width = columnWidth
             var h: Int64 = 0, first = true
             var from = st.start
             while let item = Self.nextItem(row.utf8, from: from, end: st.end) {
                 if !first { h += sp.gap }
-                h += textHeight(row.bytes(item), p, style: sp.style, width: columnWidth, maxLines: sp.maxLines)
+                h += textHeight(row.bytes(item), p, style: sp.style, width: columnWidth, maxLines: sp.maxLines, slot: s)
                 first = false
                 from = item.upperBound + 1
             }
@@ -309,7 +324,7 @@ extension CellMeasurer {
             if sp.buttonHeight >= 0 {
                 st.height = sp.buttonHeight
             } else {
-                let label = textHeight(row.bytes(st.start..<st.end), p, style: sp.style, width: st.width - 2 * sp.paddingHorizontal, maxLines: sp.maxLines)
+                let label = textHeight(row.bytes(st.start..<st.end), p, style: sp.style, width: st.width - 2 * sp.paddingHorizontal, maxLines: sp.maxLines, slot: s)
                 st.height = label + 2 * sp.paddingVertical
             }
         case .image:

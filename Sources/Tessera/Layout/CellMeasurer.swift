@@ -21,6 +21,13 @@ public final class CellMeasurer {
     /// Per-row working state, sized for the program's largest kind.
     var slotState: UnsafeMutablePointer<SlotState>
     var columnState: UnsafeMutablePointer<ColumnState>
+    /// The row being measured holds valid UTF-8 in every slot (set by `readSlots`).
+    var rowIsValidUTF8 = false
+    /// Benchmark support: records the row's text measurements or replays given answers
+    /// (`CellTextLog`); nil in normal use.
+    @_spi(Benchmarks) public var textLog: CellTextLog? = nil
+    /// The buffer of the row a text log is recording (request ranges are offsets into it).
+    var currentRowBase: UnsafeRawPointer? = nil
     private var slotCapacity: Int
     private var columnCapacity: Int
     /// Styles built for recent (platform, font scale) pairs, so switching back reuses their
@@ -167,6 +174,26 @@ struct RowValues {
 
     @inline(__always)
     func bytes(_ r: Range<Int>) -> UnsafeRawBufferPointer { UnsafeRawBufferPointer(rebasing: utf8[r]) }
+
+    /// Whether every slot is valid UTF-8, checked in one pass over the row's bytes: the
+    /// offsets are in bounds and non-decreasing, the bytes from the first slot's start to
+    /// the last slot's end are valid UTF-8, and no slot boundary falls inside a scalar (a
+    /// valid sequence cut where no continuation byte follows leaves valid pieces). False
+    /// when any of this fails; callers then validate text by text.
+    var isValidUTF8: Bool {
+        let n = offsets.count
+        guard n >= 2 else { return true }
+        let lo = offsets[0], hi = offsets[n - 1]
+        guard lo >= 0, hi <= utf8.count else { return false }
+        var previous = lo
+        for i in 1..<n {
+            let o = offsets[i]
+            guard previous <= o else { return false }
+            if o < hi && utf8[o] & 0xC0 == 0x80 { return false }
+            previous = o
+        }
+        return firstInvalidUTF8Byte(UnsafeRawBufferPointer(rebasing: utf8[lo..<hi])) == nil
+    }
 
     /// Calls `body` with strings as one UTF-8 buffer and slot offsets (the convenience forms).
     static func withThrowing<R>(_ slots: [String], _ body: (RowValues) throws(TesseraError) -> R) throws(TesseraError) -> R {
