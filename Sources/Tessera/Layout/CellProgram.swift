@@ -107,19 +107,21 @@ struct GridProgram {
 
 /// Every kind of a profile compiled for one environment: flat arrays of plain values, no
 /// strings, dictionaries or closures, so measuring a row only walks them. Immutable once
-/// built (a new environment builds a new program).
+/// built (a new environment builds a new program). The arrays are buffers the program
+/// owns: reading them retains nothing, and their indexes come from the program itself
+/// (`_checkInvariants` checks them).
 final class CellProgram {
-    let kinds: [KindProgram]
-    let slots: [SlotProgram]
-    let valueSlots: [Int32]
-    let columns: [ColumnProgram]
-    let items: [ItemProgram]
-    let overlays: [OverlayProgram]
+    let kinds: UnsafeBufferPointer<KindProgram>
+    let slots: UnsafeBufferPointer<SlotProgram>
+    let valueSlots: UnsafeBufferPointer<Int32>
+    let columns: UnsafeBufferPointer<ColumnProgram>
+    let items: UnsafeBufferPointer<ItemProgram>
+    let overlays: UnsafeBufferPointer<OverlayProgram>
     /// Exclusive rules: `ruleRanges[i]` is a range of `ruleSlots` (local slot indexes).
-    let ruleRanges: [Range<Int32>]
-    let ruleSlots: [Int32]
-    let styles: [TextStyle]
-    let lineHeights: [Int64]
+    let ruleRanges: UnsafeBufferPointer<Range<Int32>>
+    let ruleSlots: UnsafeBufferPointer<Int32>
+    let styles: UnsafeBufferPointer<TextStyle>
+    let lineHeights: UnsafeBufferPointer<Int64>
     let width: Int64
     let widthClass: String
     let grid: GridProgram?
@@ -136,8 +138,8 @@ final class CellProgram {
         let platform = env.platform
         let widthClass = model.widthClass(forWidth: env.width)
         let values = env.parameters
-        self.styles = styles
-        lineHeights = model.textStyles.map { LayoutUnit.units($0.resolved(platform).lineHeight * env.fontScale) }
+        self.styles = Self.buffer(styles)
+        lineHeights = Self.buffer(model.textStyles.map { LayoutUnit.units($0.resolved(platform).lineHeight * env.fontScale) })
         width = LayoutUnit.units(env.width)
         self.widthClass = widthClass
 
@@ -291,16 +293,42 @@ final class CellProgram {
             maxSlots = Swift.max(maxSlots, k.slots.count)
             maxColumns = Swift.max(maxColumns, e.layout.columns.count)
         }
-        self.kinds = kinds
-        self.slots = slots
-        self.valueSlots = valueSlots
-        self.columns = columns
-        self.items = items
-        self.overlays = overlays
-        self.ruleRanges = ruleRanges
-        self.ruleSlots = ruleSlots
+        self.kinds = Self.buffer(kinds)
+        self.slots = Self.buffer(slots)
+        self.valueSlots = Self.buffer(valueSlots)
+        self.columns = Self.buffer(columns)
+        self.items = Self.buffer(items)
+        self.overlays = Self.buffer(overlays)
+        self.ruleRanges = Self.buffer(ruleRanges)
+        self.ruleSlots = Self.buffer(ruleSlots)
         self.maxSlots = maxSlots
         self.maxColumns = maxColumns
+    }
+
+    deinit {
+        Self.free(kinds)
+        Self.free(slots)
+        Self.free(valueSlots)
+        Self.free(columns)
+        Self.free(items)
+        Self.free(overlays)
+        Self.free(ruleRanges)
+        Self.free(ruleSlots)
+        Self.free(styles)
+        Self.free(lineHeights)
+    }
+
+    /// A buffer holding a copy of `elements` (never a nil base address).
+    private static func buffer<T>(_ elements: [T]) -> UnsafeBufferPointer<T> {
+        let p = UnsafeMutablePointer<T>.allocate(capacity: Swift.max(elements.count, 1))
+        elements.withUnsafeBufferPointer { if let b = $0.baseAddress { p.initialize(from: b, count: $0.count) } }
+        return UnsafeBufferPointer(start: p, count: elements.count)
+    }
+
+    private static func free<T>(_ buffer: UnsafeBufferPointer<T>) {
+        let p = UnsafeMutablePointer(mutating: buffer.baseAddress!)
+        p.deinitialize(count: buffer.count)
+        p.deallocate()
     }
 
     /// The environment errors, before anything is built.
