@@ -20,9 +20,10 @@ import Foundation
 /// The peer: for the first `peerRows` rows, the template's text measurements (each text
 /// slot at the width and line limit the template gives, each natural width a `fit` column
 /// needs; `CellTextLog` records them) are laid out by Pango with the same font files
-/// (`Benchmarks/pango/pango_layout.c --records`), then the same template arithmetic runs
-/// over Pango's line counts and widths (`CellTextLog` replay). Peer time per row = Pango's
-/// time + that arithmetic.
+/// (`Benchmarks/pango/pango_layout.c --records`): first the natural widths, then every
+/// text at the width the template gives with Pango's natural widths; then the same
+/// template arithmetic runs over Pango's answers (`CellTextLog` replay). Peer time per
+/// row = Pango's time for both + that arithmetic.
 struct MeasureSuite {
     struct Configuration {
         var profile: String
@@ -253,6 +254,7 @@ enum PangoCells {
         var replayNs: Double
         var rows: Int
         var version: String
+        var textsAtOtherWidths: Int
         /// Line counts of wrapped texts equal to Tessera's, overall and per kind.slot.
         var linesSame: Int, linesTotal: Int
         var bySlot: [(slot: String, same: Int, total: Int)]
@@ -298,62 +300,87 @@ enum PangoCells {
             }
         }
 
-        var text: [UInt8] = []
-        for q in log.requests {
-            let s = styles[q.style]
-            text += "\(faceOf[q.style]) \(s.size) \(s.lineHeight) \(s.letterSpacing) \(q.isNatural ? 0 : q.width) \(q.maxLines)\t".utf8
-            let bytes = rows.utf8[q.bytes]
-            guard !bytes.contains(0x0A), !bytes.contains(0x09) else { throw SuiteFailure("a text holds a tab or a line feed") }
-            text += bytes
-            text.append(0x0A)
-        }
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("cellbench-measure-\(getpid())")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
-        let recordsFile = directory.appendingPathComponent("records.txt"), outFile = directory.appendingPathComponent("out.txt")
-        try Data(text).write(to: recordsFile)
-
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: harness)
-        process.arguments = ["--records", recordsFile.path] + faces.flatMap { ["--face", $0] } + fallbacks.flatMap { ["--fallback", $0] }
-            + ["--json", "--out", outFile.path]
-        let output = Pipe()
-        process.standardOutput = output
-        try process.run()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else { throw SuiteFailure("the Pango harness \(harness) exited with status \(process.terminationStatus)") }
-        guard let summary = try JSONSerialization.jsonObject(with: data) as? [String: Any],
-              let seconds = summary["seconds"] as? Double, let records = summary["records"] as? Int
-        else { throw SuiteFailure("the Pango harness printed no usable summary") }
-        let answers = try String(contentsOf: outFile, encoding: .utf8).split(separator: "\n").map { line -> (Int, Double) in
-            let parts = line.split(separator: " ")
-            guard parts.count == 2, let lines = Int(parts[0]), let width = Double(parts[1]) else {
-                throw SuiteFailure("the Pango harness wrote an unreadable result: \(line)")
+        var version = "?"
+        /// Pango lays out the given requests; returns its seconds and (lines, width) per request.
+        func pango(_ requests: [CellTextLog.Request]) throws -> (Double, [(Int, Double)]) {
+            guard !requests.isEmpty else { return (0, []) }
+            var text: [UInt8] = []
+            for q in requests {
+                let s = styles[q.style]
+                text += "\(faceOf[q.style]) \(s.size) \(s.lineHeight) \(s.letterSpacing) \(q.isNatural ? 0 : q.width) \(q.maxLines)\t".utf8
+                let bytes = rows.utf8[q.bytes]
+                guard !bytes.contains(0x0A), !bytes.contains(0x09) else { throw SuiteFailure("a text holds a tab or a line feed") }
+                text += bytes
+                text.append(0x0A)
             }
-            return (lines, width)
+            let recordsFile = directory.appendingPathComponent("records.txt"), outFile = directory.appendingPathComponent("out.txt")
+            try Data(text).write(to: recordsFile)
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: harness)
+            process.arguments = ["--records", recordsFile.path] + faces.flatMap { ["--face", $0] } + fallbacks.flatMap { ["--fallback", $0] }
+                + ["--json", "--out", outFile.path]
+            let output = Pipe()
+            process.standardOutput = output
+            try process.run()
+            let data = output.fileHandleForReading.readDataToEndOfFile()
+            process.waitUntilExit()
+            guard process.terminationStatus == 0 else { throw SuiteFailure("the Pango harness \(harness) exited with status \(process.terminationStatus)") }
+            guard let summary = try JSONSerialization.jsonObject(with: data) as? [String: Any],
+                  let seconds = summary["seconds"] as? Double, let records = summary["records"] as? Int
+            else { throw SuiteFailure("the Pango harness printed no usable summary") }
+            version = summary["pango"] as? String ?? "?"
+            let answers = try String(contentsOf: outFile, encoding: .utf8).split(separator: "\n").map { line -> (Int, Double) in
+                let parts = line.split(separator: " ")
+                guard parts.count == 2, let lines = Int(parts[0]), let width = Double(parts[1]) else {
+                    throw SuiteFailure("the Pango harness wrote an unreadable result: \(line)")
+                }
+                return (lines, width)
+            }
+            guard records == requests.count, answers.count == records else {
+                throw SuiteFailure("the Pango harness answered \(answers.count) of \(requests.count) records")
+            }
+            return (seconds, answers)
         }
-        guard records == log.requests.count, answers.count == records else {
-            throw SuiteFailure("the Pango harness answered \(answers.count) of \(log.requests.count) records")
+        func replay(_ requests: [CellTextLog.Request], updatesWidths: Bool) -> (CellTextLog, [Double], UInt64) {
+            let log = CellTextLog(mode: .replay)
+            log.requests = requests
+            log.updatesWidths = updatesWidths
+            m.textLog = log
+            var heights = [Double](repeating: 0, count: count)
+            let start = MonotonicClock.now()
+            rows.withColumns { kinds, utf8, offsets in
+                for r in 0..<count {
+                    heights[r] = m.loggedHeight(kind: kinds[r], utf8: utf8, slotOffsets: CellRows.slotOffsets(offsets, row: r, slotsPerRow: spr))
+                }
+            }
+            return (log, heights, MonotonicClock.now() &- start)
         }
 
-        // The same template arithmetic over Pango's answers.
-        let replay = CellTextLog(mode: .replay)
-        replay.requests = log.requests
-        for i in 0..<records {
-            replay.requests[i].lines = answers[i].0
-            replay.requests[i].lineWidth = answers[i].1
-        }
-        m.textLog = replay
-        var peerHeights = [Double](repeating: 0, count: count)
-        let start = MonotonicClock.now()
-        rows.withColumns { kinds, utf8, offsets in
-            for r in 0..<count {
-                peerHeights[r] = m.loggedHeight(kind: kinds[r], utf8: utf8, slotOffsets: CellRows.slotOffsets(offsets, row: r, slotsPerRow: spr))
-            }
-        }
-        let replayNs = Double(MonotonicClock.now() &- start)
-        guard replay.cursor == records else { throw SuiteFailure("the replay used \(replay.cursor) of \(records) answers") }
+        // Pango's natural widths first: they decide the fit columns, and with them the
+        // widths the template gives the other texts; then those texts at those widths.
+        let naturalIndexes = log.requests.indices.filter { log.requests[$0].isNatural }
+        let (naturalSeconds, naturalAnswers) = try pango(naturalIndexes.map { log.requests[$0] })
+        var requests = log.requests
+        for (k, i) in naturalIndexes.enumerated() { requests[i].lineWidth = naturalAnswers[k].1; requests[i].lines = naturalAnswers[k].0 }
+        let (widened, _, _) = replay(requests, updatesWidths: true)
+        guard widened.cursor == requests.count else { throw SuiteFailure("the replay used \(widened.cursor) of \(requests.count) answers") }
+        requests = widened.requests
+        let textIndexes = requests.indices.filter { !requests[$0].isNatural }
+        let (textSeconds, textAnswers) = try pango(textIndexes.map { requests[$0] })
+        for (k, i) in textIndexes.enumerated() { requests[i].lines = textAnswers[k].0 }
+        let seconds = naturalSeconds + textSeconds
+        let records = requests.count
+        var otherWidths = 0
+        for i in textIndexes where requests[i].width != log.requests[i].width { otherWidths += 1 }
+
+        // The same template arithmetic over Pango's answers, timed.
+        let (final, peerHeights, replayTime) = replay(requests, updatesWidths: false)
+        let replayNs = Double(replayTime)
+        guard final.cursor == records else { throw SuiteFailure("the replay used \(final.cursor) of \(records) answers") }
+        let answers = requests.map { ($0.lines, $0.lineWidth) }
 
         var linesSame = 0, linesTotal = 0, naturalSame = 0, naturalTotal = 0
         var bySlot: [String: (same: Int, total: Int)] = [:]
@@ -379,7 +406,7 @@ enum PangoCells {
         }
         let heightsSame = zip(peerHeights, tessera).filter { $0 == $1 }.count
         return Result(environment: environment, records: records, pangoSeconds: seconds, replayNs: replayNs, rows: count,
-                      version: summary["pango"] as? String ?? "?", linesSame: linesSame, linesTotal: linesTotal,
+                      version: version, textsAtOtherWidths: otherWidths, linesSame: linesSame, linesTotal: linesTotal,
                       bySlot: order.sorted().map { ($0, bySlot[$0]!.same, bySlot[$0]!.total) },
                       naturalSame: naturalSame, naturalTotal: naturalTotal, heightsSame: heightsSame, tesseraHeights: tessera)
     }
@@ -413,6 +440,11 @@ struct MeasureReport {
     static let suite = "measure"
     var suiteName: String { "\(Self.suite)/\(profile)" }
     var bytesPerRow: Double { Double(memory.allocated) / Double(configuration.rows) }
+    /// Bytes the caches' entries hold after the cold pass (as the caches account them) per row.
+    var cacheBytesPerRow: Double {
+        let s = coldStatistics
+        return Double(s.segments.bytes + s.preparedTexts.bytes + s.lineBreaks.bytes) / Double(configuration.rows)
+    }
 
     var agreement: (lines: Double, natural: Double, heights: Double)? {
         guard let p = peers.first else { return nil }
@@ -426,7 +458,8 @@ struct MeasureReport {
         var threads = threadResult.tableRow(suite: suiteName)
         threads[4] += " (1 thread)"
         table.append(threads)
-        table.append([suiteName, "bytes_per_row", "B/row", Report.number(bytesPerRow), "-", "-", "-", "-"])
+        table.append([suiteName, "bytes_per_row", "B/row", Report.number(bytesPerRow), "-", "-", "-", "jemalloc, cold"])
+        table.append([suiteName, "cache_bytes_per_row", "B/row", Report.number(cacheBytesPerRow), "-", "-", "-", "cache entries, cold"])
         if let a = agreement {
             table.append([suiteName, "agreement_lines", "%", Report.number(a.lines), "-", "-", "-", "\(peers[0].linesTotal) texts"])
             table.append([suiteName, "agreement_natural_width", "%", Report.number(a.natural), "-", "-", "-", "\(peers[0].naturalTotal) texts, ±0.5 pt"])
@@ -447,7 +480,7 @@ struct MeasureReport {
         } else {
             print("peer: \(peerName), one thread, on the first \(peerRows) rows: per environment Pango + replayed template arithmetic (ns/row):")
             for p in peers {
-                print("  \(MeasureSuite.describe(p.environment)): \(p.records) texts, Pango \(Report.number(p.pangoNsPerRow)) + arithmetic \(Report.number(p.replayNsPerRow)) = \(Report.number(p.nsPerRow)); lines equal \(Report.number(100 * Double(p.linesSame) / Double(max(p.linesTotal, 1)))) %, heights equal \(Report.number(100 * Double(p.heightsSame) / Double(max(p.rows, 1)))) %")
+                print("  \(MeasureSuite.describe(p.environment)): \(p.records) texts (\(p.textsAtOtherWidths) at another width than Tessera's), Pango \(Report.number(p.pangoNsPerRow)) + arithmetic \(Report.number(p.replayNsPerRow)) = \(Report.number(p.nsPerRow)); lines equal \(Report.number(100 * Double(p.linesSame) / Double(max(p.linesTotal, 1)))) %, heights equal \(Report.number(100 * Double(p.heightsSame) / Double(max(p.rows, 1)))) %")
             }
         }
         let b = c.caches
@@ -458,7 +491,7 @@ struct MeasureReport {
         print("after the relayouts: segments \(finalStatistics.segments)")
         print("  prepared texts \(finalStatistics.preparedTexts)")
         print("  line breaks \(finalStatistics.lineBreaks)")
-        print("memory: jemalloc stats.allocated growth across creating the measurers and the cold pass: \(memory.allocated) B (\(Report.number(bytesPerRow)) B/row), resident \(memory.resident) B; after the relayouts \(memory.allocatedAfterRelayouts) B")
+        print("memory: jemalloc stats.allocated growth across creating the measurers and the cold pass: \(memory.allocated) B (\(Report.number(bytesPerRow)) B/row; the caches' arenas are allocated at their budgets on first use), resident \(memory.resident) B; after the relayouts \(memory.allocatedAfterRelayouts) B; cache entries after cold \(Report.number(cacheBytesPerRow)) B/row")
     }
 
     func json() -> String {
@@ -491,7 +524,7 @@ struct MeasureReport {
             "{\"segments\": \(cache(s.segments)), \"prepared_texts\": \(cache(s.preparedTexts)), \"line_breaks\": \(cache(s.lineBreaks))}"
         }
         let b = c.caches
-        out += "\"memory\": {\"bytes_per_row\": \(Report.json(bytesPerRow)), \"allocated_bytes\": \(memory.allocated), \"resident_bytes\": \(memory.resident), "
+        out += "\"memory\": {\"bytes_per_row\": \(Report.json(bytesPerRow)), \"cache_bytes_per_row\": \(Report.json(cacheBytesPerRow)), \"allocated_bytes\": \(memory.allocated), \"resident_bytes\": \(memory.resident), "
         out += "\"allocated_bytes_after_relayouts\": \(memory.allocatedAfterRelayouts), \"text_bytes_per_row\": \(Report.json(bytesPerRowText)), "
         out += "\"cache_budgets_per_engine\": {\"segments\": \(b.segmentCacheBytes), \"prepared_texts\": \(b.preparedTextCacheBytes), \"line_breaks\": \(b.lineBreakCacheBytes)}, "
         out += "\"caches_after_cold\": \(caches(coldStatistics)), \"caches_after_relayouts\": \(caches(finalStatistics))}, "

@@ -122,19 +122,20 @@ struct SVGRenderer {
         var s = """
             <svg xmlns="http://www.w3.org/2000/svg" width="\(Self.n(width))" height="\(Self.n(height))" viewBox="0 0 \(Self.n(width)) \(Self.n(height))">
             <rect x="0" y="0" width="\(Self.n(width))" height="\(Self.n(height))" fill="#ffffff"/>
-            <text x="\(Self.n(left))" y="17" font-family="DejaVu Sans" font-size="10" fill="#555555">\(Self.escape("\(profile.name) · \(MeasureSuite.describe(env)) · \(env.width >= 600 ? "" : "")width class \(measurer.widthClass) · rows 0–\(rows.count - 1) · Tessera frames (1/64 pt)"))</text>
+            <text x="\(Self.n(left))" y="17" font-family="DejaVu Sans" font-size="9" fill="#555555">\(Self.escape("\(profile.name) · \(MeasureSuite.describe(env)) · \(measurer.widthClass) · rows 0–\(rows.count - 1)"))</text>
             <g transform="translate(\(Self.n(left)) \(Self.n(top)))">
             <rect x="0" y="0" width="\(Self.n(env.width))" height="\(Self.n(total))" fill="none" stroke="#999999" stroke-width="0.5"/>
 
             """
         var stickyDrawn = false
+        var dividers = ""
         for r in 0..<rows.count {
             let kind = profile.kind(code: rows.kinds[r])!
             let f = frames[r], p = places[r]
             let header = kind.role == .header, footer = kind.role == .footer
             let fill = header ? (kind.isSticky ? "#e8eef8" : "#eef0f2") : footer ? "#fafafa" : "#ffffff"
             s += "<g transform=\"translate(\(Self.n(p.x)) \(Self.n(p.y)))\">\n"
-            s += "<rect x=\"0\" y=\"0\" width=\"\(Self.n(f.width))\" height=\"\(Self.n(f.height))\" fill=\"\(fill)\" stroke=\"#c8c8c8\" stroke-width=\"0.5\"/>\n"
+            s += "<rect x=\"0\" y=\"0\" width=\"\(Self.n(f.width))\" height=\"\(Self.n(f.height))\" fill=\"\(fill)\" stroke=\"#dedede\" stroke-width=\"0.4\"/>\n"
             var tag = "\(r) \(kind.name) \(Self.n(f.height))"
             if header && kind.isSticky {
                 tag += stickyDrawn ? " (sticky)" : " (sticky: pinned at the top)"
@@ -148,8 +149,10 @@ struct SVGRenderer {
                 if let si = measurer.styleIndex(kind: rows.kinds[r], slot: slotIndex) {
                     let style = styles[si]
                     let (family, weight) = Self.family(of: style.fontFiles[0])
-                    let fallbacks = style.fontFiles.dropFirst().map { "'\(Self.family(of: $0).family)'" }
-                    let fontFamily = (["'\(family)'"] + fallbacks).joined(separator: ", ")
+                    // Not the colour emoji face: listed, it takes the digits in librsvg/Pango;
+                    // fontconfig still finds it for emoji.
+                    let fallbacks = style.fontFiles.dropFirst().map { Self.family(of: $0).family }.filter { $0 != "Noto Color Emoji" }
+                    let fontFamily = ([family] + fallbacks).joined(separator: ", ")
                     let font = style.style.fontChain.fonts[0]
                     let scale = style.size / Double(font.unitsPerEm)
                     let ascent = Double(font.metrics.ascender) * scale, descent = -Double(font.metrics.descender) * scale
@@ -181,10 +184,11 @@ struct SVGRenderer {
             }
             // A divider between consecutive cells of a group, not after the last.
             if let d = f.divider, kind.role == .cell, r + 1 < rows.count, profile.kind(code: rows.kinds[r + 1])?.role == .cell, !profile.hasGrid {
-                s += "<line x1=\"\(Self.n(d.x))\" y1=\"\(Self.n(d.y))\" x2=\"\(Self.n(d.x + d.width))\" y2=\"\(Self.n(d.y))\" stroke=\"#8a8a8e\" stroke-width=\"0.5\"/>\n"
+                dividers += "<line x1=\"\(Self.n(p.x + d.x))\" y1=\"\(Self.n(p.y + d.y))\" x2=\"\(Self.n(p.x + d.x + d.width))\" y2=\"\(Self.n(p.y + d.y))\" stroke=\"#3a3a3c\" stroke-width=\"0.75\"/>\n"
             }
             s += "</g>\n"
         }
+        s += "<!-- dividers: between consecutive cells of a group, at the divider's inset -->\n" + dividers
         s += "</g>\n</svg>\n"
         return s
     }

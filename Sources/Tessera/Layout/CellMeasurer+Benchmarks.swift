@@ -11,7 +11,9 @@
 /// - `replay`: the measurer measures nothing; it takes the answers (`lines`, `width`) of
 ///   `requests[cursor...]` in order, so the same template arithmetic runs over another
 ///   layout engine's line counts and widths. The requests must be the ones a `record`
-///   pass of the same rows in the same environment made.
+///   pass of the same rows in the same environment made. With `updatesWidths`, each text
+///   request answered also takes the width the template asks for now (which follows the
+///   natural widths replayed), so another engine can lay the texts out at its own widths.
 @_spi(Benchmarks)
 public final class CellTextLog {
     public enum Mode: Sendable { case record, replay }
@@ -45,6 +47,7 @@ public final class CellTextLog {
     }
 
     public var mode: Mode
+    public var updatesWidths = false
     public var requests: [Request] = []
     /// The next request to answer in replay mode.
     public var cursor = 0
@@ -68,6 +71,7 @@ public final class CellTextLog {
                                     isNatural: false, bytes: range(bytes, m), lines: lines, lineWidth: r?.width ?? 0))
         case .replay:
             precondition(cursor < requests.count && !requests[cursor].isNatural && requests[cursor].slot == slot, "replay out of step")
+            if updatesWidths { requests[cursor].width = LayoutUnit.points(Swift.max(width, 1)) }
             lines = requests[cursor].lines
             cursor += 1
         }
