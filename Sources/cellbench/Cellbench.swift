@@ -187,6 +187,12 @@ struct Measure: ParsableCommand {
     @Option(help: .hidden)
     var callgrindPass: String?
 
+    @Flag(help: "Let the threads' measurers share one loaded profile (fonts) instead of one copy each.")
+    var shareProfile = false
+
+    @Flag(inversion: .prefixedNo, help: "Fault the caches' memory in with a first, untimed pass before the timed cold passes.")
+    var warmUp = true
+
     func validate() throws {
         guard rows >= 1 else { throw ValidationError("--rows must be at least 1") }
         guard threads >= 1 else { throw ValidationError("--threads must be at least 1") }
@@ -202,7 +208,8 @@ struct Measure: ParsableCommand {
         if let callgrindPass {
             try MeasureSuite.callgrind(profile: profile, rows: rows, seed: seed, pass: callgrindPass,
                                        caches: .init(segmentCacheBytes: segmentCacheMb << 20, preparedTextCacheBytes: preparedCacheMb << 20,
-                                                     lineBreakCacheBytes: lineCacheMb << 20))
+                                                     lineBreakCacheBytes: lineCacheMb << 20),
+                                       threads: threads, shareProfile: shareProfile)
             return
         }
         let harness = peerRows == 0 ? nil : try pango ?? Text.buildHarness()
@@ -215,7 +222,7 @@ struct Measure: ParsableCommand {
                                      platform: platform.flatMap(LayoutEnvironment.Platform.init(rawValue:)), fontScale: fontScale,
                                      caches: .init(segmentCacheBytes: segmentCacheMb << 20, preparedTextCacheBytes: preparedCacheMb << 20,
                                                    lineBreakCacheBytes: lineCacheMb << 20),
-                                     peerRows: peerRows, pangoHarness: harness),
+                                     peerRows: peerRows, pangoHarness: harness, shareProfile: shareProfile, warmUp: warmUp),
                 progress: progress)
             let report = try suite.run()
             if !json {

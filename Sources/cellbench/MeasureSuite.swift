@@ -35,6 +35,8 @@ struct MeasureSuite {
         var caches: TextLayoutEngine.Configuration
         var peerRows: Int
         var pangoHarness: String?
+        var shareProfile = false
+        var warmUp = true
     }
 
     let configuration: Configuration
@@ -69,7 +71,9 @@ struct MeasureSuite {
     func run() throws -> MeasureReport {
         let c = configuration
         let profile = try Self.loadProfile(c.profile)
-        let copies: (() throws -> Profile)? = ProcessInfo.processInfo.environment["CELLBENCH_SHARED_PROFILE"] == nil ? { try Self.loadProfile(c.profile) } : nil
+        // Each thread's measurer gets its own copy of the profile (fonts, font chains), so no
+        // reference count is updated from two threads; --share-profile shares one.
+        let copies: (() throws -> Profile)? = c.shareProfile ? nil : { try Self.loadProfile(c.profile) }
         let platform = c.platform ?? profile.platforms[0]
         guard profile.platforms.contains(platform) else {
             throw SuiteFailure("profile \(profile.name) has no platform \(platform.rawValue) (it has \(profile.platforms.map(\.rawValue).joined(separator: ", ")))")
@@ -94,27 +98,50 @@ struct MeasureSuite {
         try Self.validate(rows, profile, cold)
         progress.end()
 
-        // Cold, on the thread count asked for.
+        // A first pass with fresh measurers on two threads, untimed for the results and then
+        // dropped: it faults in the memory the caches will use. On this VM the first touch of
+        // fresh memory is slow (page faults, and on a virtual machine the host's too) and
+        // serialises threads, which would otherwise dominate whichever pass comes first.
         var heights = [Double](repeating: 0, count: n)
-        let before = MemoryStatistics.current()
-        let main = try ParallelMeasurer(profile: profile, environment: cold, threads: c.threads, caches: c.caches, copies: copies)
-        progress.begin("\(profile.name): Tessera cold, \(c.threads) thread(s)")
-        let coldNs = heights.withUnsafeMutableBufferPointer { main.measureAll(rows, into: $0) }
-        progress.end()
-        let after = MemoryStatistics.current()
-        let coldStatistics = main.statistics
-        let coldPerRow = Double(coldNs) / Double(n)
+        var firstTouch = 0.0
+        if c.warmUp {
+            progress.begin("\(profile.name): warming up the memory (a first pass, 2 threads)")
+            let w = try ParallelMeasurer(profile: profile, environment: cold, threads: 2, caches: c.caches, copies: copies)
+            firstTouch = Double(heights.withUnsafeMutableBufferPointer { w.measureAll(rows, into: $0) }) / Double(n)
+            progress.end()
+        }
 
-        // One thread against two, fresh each; heights must not depend on the split.
-        var perThreads: [Int: Double] = [c.threads: coldPerRow]
-        for t in [1, 2] where perThreads[t] == nil {
+        // Cold on one and on two threads, fresh each; heights must not depend on the split.
+        // The pass on the thread count asked for (--threads) is kept for the relayouts.
+        var perThreads: [Int: Double] = [:]
+        /// The largest thread CPU time of the pass, ns/row.
+        var cpuPerThreads: [Int: Double] = [:]
+        var kept: ParallelMeasurer? = nil
+        var reference: [Double]? = c.warmUp ? heights : nil
+        var memory = MeasureReport.Memory(allocated: 0, resident: 0, allocatedAfterRelayouts: 0)
+        var coldStatistics = ParallelMeasurer.Statistics()
+        let before = MemoryStatistics.current()
+        for t in Array(Set([1, 2, c.threads])).sorted(by: { ($0 == c.threads ? 1 : 0, $0) < ($1 == c.threads ? 1 : 0, $1) }) {
             progress.begin("\(profile.name): Tessera cold, \(t) thread(s)")
             var other = [Double](repeating: 0, count: n)
+            let start = MemoryStatistics.current()
             let m = try ParallelMeasurer(profile: profile, environment: cold, threads: t, caches: c.caches, copies: copies)
             perThreads[t] = Double(other.withUnsafeMutableBufferPointer { m.measureAll(rows, into: $0) }) / Double(n)
+            cpuPerThreads[t] = Double(m.lastThreadCPU.max() ?? 0) / Double(n)
             progress.end()
-            Self.compare(other, heights, "cold heights on \(t) thread(s) and on \(c.threads)")
+            if let reference { Self.compare(other, reference, "cold heights on \(t) thread(s) and on 2") }
+            reference = other
+            heights = other
+            if t == c.threads {
+                let end = MemoryStatistics.current()
+                memory.allocated = end.allocated - start.allocated
+                memory.resident = end.resident - start.resident
+                coldStatistics = m.statistics
+                kept = m
+            }
         }
+        let coldPerRow = perThreads[c.threads]!
+        let main = kept!
 
         // Environment changes on the same measurers and caches, each checked from scratch.
         var relayouts: [(name: String, environment: LayoutEnvironment, perRow: Double, scratchPerRow: Double)] = []
@@ -135,7 +162,7 @@ struct MeasureSuite {
             heightsByEnvironment.append(again)
         }
         let finalStatistics = main.statistics
-        let afterAll = MemoryStatistics.current()
+        memory.allocatedAfterRelayouts = MemoryStatistics.current().allocated - before.allocated
 
         // The per-cell Pango peer in each environment.
         var peers: [PangoCells.Result] = []
@@ -171,8 +198,7 @@ struct MeasureSuite {
             configuration: c, profile: profile.name, platform: platform, environments: [cold, wide, edit, scaled],
             generationPerRow: generation, results: results, threadResult: threadResult, relayoutScratch: relayouts.map { ($0.name, $0.scratchPerRow) },
             peers: peers, peerName: peerName, peerRows: peerCount,
-            memory: .init(allocated: after.allocated - before.allocated, resident: after.resident - before.resident,
-                          allocatedAfterRelayouts: afterAll.allocated - before.allocated),
+            memory: memory, firstTouchPerRow: firstTouch, threadCPU: (cpuPerThreads[1]!, cpuPerThreads[2]!),
             coldStatistics: coldStatistics, finalStatistics: finalStatistics, bytesPerRowText: Double(rows.utf8.count) / Double(n),
             slotsPerRow: rows.slotsPerRow, kindCounts: Self.kindCounts(rows, profile))
     }
@@ -180,23 +206,31 @@ struct MeasureSuite {
     /// For instruction counts: rows, a cold pass on one thread, and then (unless `pass` is
     /// `cold`) one of `width`, `edit`, `scale`; only `callgrindPass` is meant to be
     /// collected (`valgrind --tool=callgrind --collect-atstart=no --toggle-collect='*callgrindPass*'`).
-    static func callgrind(profile name: String, rows n: Int, seed: UInt64, pass: String, caches: TextLayoutEngine.Configuration) throws {
+    static func callgrind(profile name: String, rows n: Int, seed: UInt64, pass: String, caches: TextLayoutEngine.Configuration,
+                          threads: Int = 1, shareProfile: Bool = false) throws {
         let profile = try loadProfile(name)
         let platform = profile.platforms[0]
         let (compact, regular) = widths(profile, platform)
         let cold = LayoutEnvironment(width: compact, platform: platform)
         var next = cold
         switch pass {
-        case "cold": break
+        case "cold", "cold2": break
         case "width": next.width = regular
         case "edit": next.editMode = true
         case "scale": next.fontScale = 1.3
         default: throw SuiteFailure("--callgrind-pass: cold, width, edit or scale")
         }
         let rows = try CellRowGenerator.rows(profile: profile, count: n, seed: seed)
-        let m = try ParallelMeasurer(profile: profile, environment: cold, threads: 1, caches: caches)
         var heights = [Double](repeating: 0, count: n)
-        if pass != "cold" {
+        if pass == "cold2" {
+            // A first cold pass in fresh memory, dropped: the timed one reuses the memory.
+            let w = try ParallelMeasurer(profile: profile, environment: cold, threads: threads, caches: caches,
+                                         copies: shareProfile ? nil : { try loadProfile(name) })
+            print("first: \(Double(heights.withUnsafeMutableBufferPointer { w.measureAll(rows, into: $0) }) / Double(n)) ns/row")
+        }
+        let m = try ParallelMeasurer(profile: profile, environment: cold, threads: threads, caches: caches,
+                                     copies: shareProfile ? nil : { try loadProfile(name) })
+        if pass != "cold" && pass != "cold2" {
             _ = heights.withUnsafeMutableBufferPointer { m.measureAll(rows, into: $0) }
             try m.setEnvironment(next)
         }
@@ -431,8 +465,11 @@ struct MeasureReport {
     var peerName: String
     var peerRows: Int
     var memory: Memory
-    var coldStatistics: (segments: CacheStatistics, preparedTexts: CacheStatistics, lineBreaks: CacheStatistics)
-    var finalStatistics: (segments: CacheStatistics, preparedTexts: CacheStatistics, lineBreaks: CacheStatistics)
+    var firstTouchPerRow: Double
+    /// The longest thread's CPU time per row of the cold passes on one and on two threads.
+    var threadCPU: (one: Double, two: Double)
+    var coldStatistics: ParallelMeasurer.Statistics
+    var finalStatistics: ParallelMeasurer.Statistics
     var bytesPerRowText: Double
     var slotsPerRow: Int
     var kindCounts: [(String, Int)]
@@ -474,6 +511,10 @@ struct MeasureReport {
         print("profile: \(profile), rows: \(c.rows), seed: \(c.seed), platform: \(platform.rawValue), threads: \(c.threads), slots per row: \(slotsPerRow), text: \(Report.number(bytesPerRowText)) B/row, generated in \(Report.number(generationPerRow)) ns/row")
         print("kinds: " + kindCounts.map { "\($0.0) \($0.1)" }.joined(separator: ", "))
         print("environments: cold \(MeasureSuite.describe(environments[0])); width class \(MeasureSuite.describe(environments[1])); edit mode \(MeasureSuite.describe(environments[2])); font scale \(MeasureSuite.describe(environments[3]))")
+        print("threads: cold wall time 1 thread \(Report.number(threadResult.peerValue)) ns/row, 2 threads \(Report.number(threadResult.value)) ns/row; CPU time of the busiest thread 1 thread \(Report.number(threadCPU.one)) ns/row, 2 threads \(Report.number(threadCPU.two)) ns/row (\(Report.number(threadCPU.one / threadCPU.two))x: the speedup if each thread had a core to itself)")
+        if configuration.warmUp {
+            print("first pass (fresh measurers, 2 threads, in memory not yet touched by the process; untimed for the results): \(Report.number(firstTouchPerRow)) ns/row")
+        }
         print("from scratch (fresh engines, 2 threads) in the changed environments: " + relayoutScratch.map { "\($0.0) \(Report.number($0.1)) ns/row" }.joined(separator: ", "))
         if peers.isEmpty {
             print("peer: none (no Pango harness or --peer-rows 0)")
@@ -516,11 +557,13 @@ struct MeasureReport {
         out += "\"peer_environments\": [" + peers.map {
             "{\"width\": \(Report.json($0.environment.width)), \"edit_mode\": \($0.environment.editMode), \"font_scale\": \(Report.json($0.environment.fontScale)), \"texts\": \($0.records), \"pango_ns_per_row\": \(Report.json($0.pangoNsPerRow)), \"arithmetic_ns_per_row\": \(Report.json($0.replayNsPerRow)), \"lines_equal_percent\": \(Report.json(100 * Double($0.linesSame) / Double(max($0.linesTotal, 1)))), \"heights_equal_percent\": \(Report.json(100 * Double($0.heightsSame) / Double(max($0.rows, 1))))}"
         }.joined(separator: ", ") + "], "
+        out += "\"thread_cpu_ns_per_row\": {\"one_thread\": \(Report.json(threadCPU.one)), \"two_threads_busiest\": \(Report.json(threadCPU.two))}, "
+        out += "\"first_touch_pass_ns_per_row\": \(configuration.warmUp ? Report.json(firstTouchPerRow) : "null"), "
         out += "\"from_scratch_ns_per_row\": {" + relayoutScratch.map { "\(Report.string($0.0)): \(Report.json($0.1))" }.joined(separator: ", ") + "}, "
         func cache(_ x: CacheStatistics) -> String {
             "{\"hits\": \(x.hits), \"misses\": \(x.misses), \"evictions\": \(x.evictions), \"entries\": \(x.entries), \"bytes\": \(x.bytes), \"budget\": \(x.budget), \"bypasses\": \(x.bypasses)}"
         }
-        func caches(_ s: (segments: CacheStatistics, preparedTexts: CacheStatistics, lineBreaks: CacheStatistics)) -> String {
+        func caches(_ s: ParallelMeasurer.Statistics) -> String {
             "{\"segments\": \(cache(s.segments)), \"prepared_texts\": \(cache(s.preparedTexts)), \"line_breaks\": \(cache(s.lineBreaks))}"
         }
         let b = c.caches

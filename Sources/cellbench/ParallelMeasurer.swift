@@ -1,3 +1,6 @@
+#if canImport(Glibc)
+import Glibc
+#endif
 import Dispatch
 @_spi(Benchmarks) import Tessera
 
@@ -38,11 +41,19 @@ final class ParallelMeasurer {
         precondition(heights.count >= rows.count)
         let parts = min(threads, max(1, rows.count))
         let spr = rows.slotsPerRow
+        let cpu = UnsafeMutableBufferPointer<UInt64>.allocate(capacity: parts)
+        cpu.initialize(repeating: 0)
+        defer {
+            lastThreadCPU = Array(cpu)
+            cpu.deallocate()
+        }
         return rows.withColumns { kinds, utf8, offsets in
-            let input = Unchecked((kinds, utf8, offsets, heights, measurers))
+            let input = Unchecked((kinds, utf8, offsets, heights, measurers, cpu))
             let start = MonotonicClock.now()
             DispatchQueue.concurrentPerform(iterations: parts) { part in
-                let (kinds, utf8, offsets, heights, measurers) = input.value
+                let (kinds, utf8, offsets, heights, measurers, cpu) = input.value
+                let cpuStart = Self.threadCPU()
+                defer { cpu[part] = Self.threadCPU() &- cpuStart }
                 let lo = kinds.count * part / parts, hi = kinds.count * (part + 1) / parts
                 guard lo < hi else { return }
                 do {
@@ -58,9 +69,25 @@ final class ParallelMeasurer {
         }
     }
 
+    struct Statistics {
+        var segments = CacheStatistics()
+        var preparedTexts = CacheStatistics()
+        var lineBreaks = CacheStatistics()
+    }
+
+    /// CPU time (ns) each thread spent in the last `measureAll`, by part.
+    private(set) var lastThreadCPU: [UInt64] = []
+
+    /// The calling thread's CPU time in nanoseconds.
+    static func threadCPU() -> UInt64 {
+        var ts = timespec()
+        clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts)
+        return UInt64(ts.tv_sec) &* 1_000_000_000 &+ UInt64(ts.tv_nsec)
+    }
+
     /// The caches of all threads' engines, summed.
-    var statistics: (segments: CacheStatistics, preparedTexts: CacheStatistics, lineBreaks: CacheStatistics) {
-        var total = (segments: CacheStatistics(), preparedTexts: CacheStatistics(), lineBreaks: CacheStatistics())
+    var statistics: Statistics {
+        var total = Statistics()
         func add(_ a: inout CacheStatistics, _ b: CacheStatistics) {
             a.hits += b.hits
             a.misses += b.misses
