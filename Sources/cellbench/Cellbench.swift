@@ -193,6 +193,12 @@ struct Measure: ParsableCommand {
     @Flag(inversion: .prefixedNo, help: "Fault the caches' memory in with a first, untimed pass before the timed cold passes.")
     var warmUp = true
 
+    @Flag(inversion: .prefixedNo, help: "Measure through per-thread text batches (CellTextBatch) rather than the text engine's caches alone.")
+    var textBatches = true
+
+    @Flag(inversion: .prefixedNo, help: "After an environment change, skip rows of kinds whose layout did not change (they keep their heights).")
+    var skipUnchangedKinds = true
+
     func validate() throws {
         guard rows >= 1 else { throw ValidationError("--rows must be at least 1") }
         guard threads >= 1 else { throw ValidationError("--threads must be at least 1") }
@@ -222,7 +228,8 @@ struct Measure: ParsableCommand {
                                      platform: platform.flatMap(LayoutEnvironment.Platform.init(rawValue:)), fontScale: fontScale,
                                      caches: .init(segmentCacheBytes: segmentCacheMb << 20, preparedTextCacheBytes: preparedCacheMb << 20,
                                                    lineBreakCacheBytes: lineCacheMb << 20),
-                                     peerRows: peerRows, pangoHarness: harness, shareProfile: shareProfile, warmUp: warmUp),
+                                     peerRows: peerRows, pangoHarness: harness, shareProfile: shareProfile, warmUp: warmUp,
+                                     textBatches: textBatches, skipUnchangedKinds: skipUnchangedKinds),
                 progress: progress)
             let report = try suite.run()
             if !json {

@@ -37,6 +37,8 @@ struct MeasureSuite {
         var pangoHarness: String?
         var shareProfile = false
         var warmUp = true
+        var textBatches = true
+        var skipUnchangedKinds = true
     }
 
     let configuration: Configuration
@@ -106,7 +108,8 @@ struct MeasureSuite {
         var firstTouch = 0.0
         if c.warmUp {
             progress.begin("\(profile.name): warming up the memory (a first pass, 2 threads)")
-            let w = try ParallelMeasurer(profile: profile, environment: cold, threads: 2, caches: c.caches, copies: copies)
+            let w = try ParallelMeasurer(profile: profile, environment: cold, threads: 2, caches: c.caches, copies: copies,
+                                         textBatches: c.textBatches)
             firstTouch = Double(heights.withUnsafeMutableBufferPointer { w.measureAll(rows, into: $0) }) / Double(n)
             progress.end()
         }
@@ -125,7 +128,8 @@ struct MeasureSuite {
             progress.begin("\(profile.name): Tessera cold, \(t) thread(s)")
             var other = [Double](repeating: 0, count: n)
             let start = MemoryStatistics.current()
-            let m = try ParallelMeasurer(profile: profile, environment: cold, threads: t, caches: c.caches, copies: copies)
+            let m = try ParallelMeasurer(profile: profile, environment: cold, threads: t, caches: c.caches, copies: copies,
+                                         textBatches: c.textBatches)
             perThreads[t] = Double(other.withUnsafeMutableBufferPointer { m.measureAll(rows, into: $0) }) / Double(n)
             cpuPerThreads[t] = Double(m.lastThreadCPU.max() ?? 0) / Double(n)
             progress.end()
@@ -144,22 +148,39 @@ struct MeasureSuite {
         let main = kept!
 
         // Environment changes on the same measurers and caches, each checked from scratch.
-        var relayouts: [(name: String, environment: LayoutEnvironment, perRow: Double, scratchPerRow: Double)] = []
+        var relayouts: [(name: String, environment: LayoutEnvironment, perRow: Double, scratchPerRow: Double, remeasured: Int)] = []
         var heightsByEnvironment: [[Double]] = [heights]
         for (name, environment) in [("relayout_width_class", wide), ("edit_mode_toggle", edit), ("font_scale_change", scaled)] {
+            // Each change starts from the cold environment, whose heights the store holds.
+            if main.environment != cold { try main.setEnvironment(cold) }
             try main.setEnvironment(environment)
+            let changed = main.measurers[0]
+            let remeasured = rows.kinds.reduce(0) { $0 + (changed.layoutChanged(kind: $1) ? 1 : 0) }
             progress.begin("\(profile.name): Tessera \(name) (\(Self.describe(environment)))")
-            var again = [Double](repeating: 0, count: n)
-            let ns = again.withUnsafeMutableBufferPointer { main.measureAll(rows, into: $0) }
+            // The heights of the cold environment, as an engine's store holds them: rows
+            // whose kind's layout did not change keep theirs.
+            var again = heightsByEnvironment[0]
+            let ns = again.withUnsafeMutableBufferPointer { main.measureAll(rows, into: $0, onlyChangedKinds: c.skipUnchangedKinds) }
             progress.end()
             progress.begin("\(profile.name): checking \(name) against a from-scratch measurement")
             var scratch = [Double](repeating: 0, count: n)
-            let fresh = try ParallelMeasurer(profile: profile, environment: environment, threads: 2, caches: c.caches, copies: copies)
+            let fresh = try ParallelMeasurer(profile: profile, environment: environment, threads: 2, caches: c.caches, copies: copies,
+                                             textBatches: false)
             let scratchNs = scratch.withUnsafeMutableBufferPointer { fresh.measureAll(rows, into: $0) }
             progress.end()
             Self.compare(again, scratch, "\(name): heights after the change and from scratch")
-            relayouts.append((name, environment, Double(ns) / Double(n), Double(scratchNs) / Double(n)))
+            relayouts.append((name, environment, Double(ns) / Double(n), Double(scratchNs) / Double(n), c.skipUnchangedKinds ? remeasured : n))
             heightsByEnvironment.append(again)
+        }
+        // The cold heights against a from-scratch measurement through the text engine's
+        // caches alone (no text batch), as the changed environments above.
+        if c.textBatches {
+            progress.begin("\(profile.name): checking the cold heights against a measurement without text batches")
+            var scratch = [Double](repeating: 0, count: n)
+            let fresh = try ParallelMeasurer(profile: profile, environment: cold, threads: 2, caches: c.caches, copies: copies, textBatches: false)
+            _ = scratch.withUnsafeMutableBufferPointer { fresh.measureAll(rows, into: $0) }
+            progress.end()
+            Self.compare(heightsByEnvironment[0], scratch, "cold heights with and without text batches")
         }
         let finalStatistics = main.statistics
         memory.allocatedAfterRelayouts = MemoryStatistics.current().allocated - before.allocated
@@ -197,6 +218,7 @@ struct MeasureSuite {
         return MeasureReport(
             configuration: c, profile: profile.name, platform: platform, environments: [cold, wide, edit, scaled],
             generationPerRow: generation, results: results, threadResult: threadResult, relayoutScratch: relayouts.map { ($0.name, $0.scratchPerRow) },
+            remeasured: relayouts.map { ($0.name, $0.remeasured) }, textBatchBytes: main.textBatchBytes,
             peers: peers, peerName: peerName, peerRows: peerCount,
             memory: memory, firstTouchPerRow: firstTouch, threadCPU: (cpuPerThreads[1]!, cpuPerThreads[2]!),
             coldStatistics: coldStatistics, finalStatistics: finalStatistics, bytesPerRowText: Double(rows.utf8.count) / Double(n),
@@ -461,6 +483,9 @@ struct MeasureReport {
     var results: [TimedResult]
     var threadResult: TimedResult
     var relayoutScratch: [(String, Double)]
+    /// Rows measured again by each relayout (the others' kinds kept their layout).
+    var remeasured: [(String, Int)]
+    var textBatchBytes: Int
     var peers: [PangoCells.Result]
     var peerName: String
     var peerRows: Int
@@ -515,7 +540,9 @@ struct MeasureReport {
         if configuration.warmUp {
             print("first pass (fresh measurers, 2 threads, in memory not yet touched by the process; untimed for the results): \(Report.number(firstTouchPerRow)) ns/row")
         }
-        print("from scratch (fresh engines, 2 threads) in the changed environments: " + relayoutScratch.map { "\($0.0) \(Report.number($0.1)) ns/row" }.joined(separator: ", "))
+        print("rows measured again: " + remeasured.map { "\($0.0) \($0.1)" }.joined(separator: ", ") + (configuration.skipUnchangedKinds ? " (rows of kinds whose layout the change leaves as it was keep their heights)" : ""))
+        print("measuring: " + (configuration.textBatches ? "through per-thread text batches (CellTextBatch: texts prepared in the first pass, laid out again from their segments; \(textBatchBytes) B, \(Report.number(Double(textBatchBytes) / Double(configuration.rows))) B/row)" : "through the text engine's caches"))
+        print("from scratch (fresh engines without text batches, through the caches, 2 threads) in the changed environments: " + relayoutScratch.map { "\($0.0) \(Report.number($0.1)) ns/row" }.joined(separator: ", "))
         if peers.isEmpty {
             print("peer: none (no Pango harness or --peer-rows 0)")
         } else {
@@ -559,6 +586,8 @@ struct MeasureReport {
         }.joined(separator: ", ") + "], "
         out += "\"thread_cpu_ns_per_row\": {\"one_thread\": \(Report.json(threadCPU.one)), \"two_threads_busiest\": \(Report.json(threadCPU.two))}, "
         out += "\"first_touch_pass_ns_per_row\": \(configuration.warmUp ? Report.json(firstTouchPerRow) : "null"), "
+        out += "\"rows_measured_again\": {" + remeasured.map { "\(Report.string($0.0)): \($0.1)" }.joined(separator: ", ") + "}, "
+        out += "\"text_batches\": \(configuration.textBatches), \"text_batch_bytes\": \(textBatchBytes), "
         out += "\"from_scratch_ns_per_row\": {" + relayoutScratch.map { "\(Report.string($0.0)): \(Report.json($0.1))" }.joined(separator: ", ") + "}, "
         func cache(_ x: CacheStatistics) -> String {
             "{\"hits\": \(x.hits), \"misses\": \(x.misses), \"evictions\": \(x.evictions), \"entries\": \(x.entries), \"bytes\": \(x.bytes), \"budget\": \(x.budget), \"bypasses\": \(x.bypasses)}"

@@ -103,17 +103,26 @@ extension CellMeasurer {
     /// The height of a text's lines. A text limited to one line is one line whatever it
     /// holds (a longer one is truncated, an empty or invalid one is one empty line), so it
     /// is not laid out for its height.
+    /// A text kept in the rows' `CellTextBatch` is laid out from its segments.
     @inline(__always)
-    func textHeight(_ bytes: UnsafeRawBufferPointer, _ p: CellProgram, style: Int32, width: Int64, maxLines: Int32, slot: Int) -> Int64 {
+    func textHeight(_ bytes: UnsafeRawBufferPointer, _ p: CellProgram, style: Int32, width: Int64, maxLines: Int32, slot: Int,
+                    value: Int32, item: Int = 0) -> Int64 {
         if let log = textLog { return log.height(self, bytes, p, style: style, width: width, maxLines: maxLines, slot: slot) }
         if maxLines == 1 { return p.lineHeights[Int(style)] }
+        if maxLines >= 0, rowIsValidUTF8, let (batch, t) = batchText(bytes, p, style: style, value: value, item: item) {
+            let lines = batchLines(batch, t, bytes, p.styles[Int(style)], width: LayoutUnit.points(Swift.max(width, 1)), maxLines: Int(maxLines))
+            return Int64(lines) * p.lineHeights[Int(style)]
+        }
         return Int64(textMeasure(bytes, p, style: style, width: width, maxLines: maxLines)?.lineCount ?? 1) * p.lineHeights[Int(style)]
     }
 
     /// The widest line of a text laid out without a width limit, rounded up to a unit.
     @inline(__always)
-    func textNatural(_ bytes: UnsafeRawBufferPointer, _ p: CellProgram, style: Int32, slot: Int) -> Int64 {
+    func textNatural(_ bytes: UnsafeRawBufferPointer, _ p: CellProgram, style: Int32, slot: Int, value: Int32, item: Int = 0) -> Int64 {
         if let log = textLog { return log.natural(self, bytes, p, style: style, slot: slot) }
+        if rowIsValidUTF8, let (batch, t) = batchText(bytes, p, style: style, value: value, item: item) {
+            return batchNatural(batch, t, bytes, p.styles[Int(style)])
+        }
         guard let m = textLayout(bytes, p.styles[Int(style)], width: Self.naturalLayoutWidth, maxLines: 0, includeLines: false) else { return 0 }
         return Swift.max(LayoutUnit.unitsUp(m.width), 0)
     }
@@ -124,59 +133,87 @@ extension CellMeasurer {
     // buffers the program owns), so a slot's or column's program is not copied out whole
     // for each field read.
 
-    /// Phase 1: presence and value-given sizes of every slot of the kind.
+    /// Phase 1: presence and value-given sizes of every slot of the kind. Only a present
+    /// slot's state is written in full; an absent one gets `present = false` and nothing
+    /// reads its other fields.
     func readSlots(_ kp: KindProgram, _ p: CellProgram, _ row: RowValues) {
         rowIsValidUTF8 = scratch.pointee.trustsRows || row.isValidUTF8
         let slots = p.slots.baseAddress.unsafelyUnwrapped + Int(kp.slotStart)
         let state = slotState
         for s in 0..<Int(kp.slotCount) {
             let sp = slots + s
-            var st = SlotState()
+            let st = state + s
+            guard sp.pointee.placed || sp.pointee.overlay else {
+                st.pointee.present = false
+                continue
+            }
+            var start = 0, end = 0
             if sp.pointee.valueIndex >= 0 {
                 let r = row.range(Int(sp.pointee.valueIndex))
-                st.start = r.lowerBound
-                st.end = r.upperBound
+                start = r.lowerBound
+                end = r.upperBound
             }
-            if sp.pointee.placed || sp.pointee.overlay {
-                let bytes = row.bytes(st.start..<st.end)
-                switch sp.pointee.type {
-                case .text, .button:
-                    st.present = !bytes.isEmpty
-                case .textList:
-                    st.count = Int32(Self.itemCount(bytes))
-                    st.present = st.count > 0
-                case .box:
-                    st.present = sp.pointee.always || !bytes.isEmpty
-                    st.width = sp.pointee.width
-                    st.height = sp.pointee.height
-                    st.natural = sp.pointee.width
-                case .image:
-                    st.present = sp.pointee.always || !bytes.isEmpty
-                    if sp.pointee.flag {
-                        st.natural = 0
-                    } else {
-                        let d = sp.pointee.imageDefault
-                        let size = Self.parseImage(bytes, default: d) ?? (d, d)
-                        st.width = size.width
-                        st.height = size.height
-                        st.natural = size.width
-                    }
-                case .boxStack:
-                    let n = bytes.isEmpty ? 0 : Int32(Self.parseDecimal(bytes, allowFraction: false) ?? 0)
-                    st.count = Swift.min(n, sp.pointee.max)
-                    st.present = st.count > 0
-                    let n64 = Int64(st.count)
-                    if sp.pointee.flag {
-                        st.width = sp.pointee.width
-                        st.height = n64 * sp.pointee.height + (n64 - 1) * sp.pointee.gap
-                    } else {
-                        st.width = n64 * sp.pointee.width + (n64 - 1) * sp.pointee.gap
-                        st.height = sp.pointee.height
-                    }
-                    st.natural = st.width
+            let bytes = row.bytes(start..<end)
+            var new = SlotState()
+            new.start = start
+            new.end = end
+            switch sp.pointee.type {
+            case .text, .button:
+                guard !bytes.isEmpty else {
+                    st.pointee.present = false
+                    continue
                 }
+                new.present = true
+            case .textList:
+                new.count = Int32(Self.itemCount(bytes))
+                guard new.count > 0 else {
+                    st.pointee.present = false
+                    continue
+                }
+                new.present = true
+            case .box:
+                guard sp.pointee.always || !bytes.isEmpty else {
+                    st.pointee.present = false
+                    continue
+                }
+                new.present = true
+                new.width = sp.pointee.width
+                new.height = sp.pointee.height
+                new.natural = sp.pointee.width
+            case .image:
+                guard sp.pointee.always || !bytes.isEmpty else {
+                    st.pointee.present = false
+                    continue
+                }
+                new.present = true
+                if sp.pointee.flag {
+                    new.natural = 0
+                } else {
+                    let d = sp.pointee.imageDefault
+                    let size = Self.parseImage(bytes, default: d) ?? (d, d)
+                    new.width = size.width
+                    new.height = size.height
+                    new.natural = size.width
+                }
+            case .boxStack:
+                let n = bytes.isEmpty ? 0 : Int32(Self.parseDecimal(bytes, allowFraction: false) ?? 0)
+                new.count = Swift.min(n, sp.pointee.max)
+                guard new.count > 0 else {
+                    st.pointee.present = false
+                    continue
+                }
+                new.present = true
+                let n64 = Int64(new.count)
+                if sp.pointee.flag {
+                    new.width = sp.pointee.width
+                    new.height = n64 * sp.pointee.height + (n64 - 1) * sp.pointee.gap
+                } else {
+                    new.width = n64 * sp.pointee.width + (n64 - 1) * sp.pointee.gap
+                    new.height = sp.pointee.height
+                }
+                new.natural = new.width
             }
-            state[s] = st
+            st.pointee = new
         }
     }
 
@@ -188,15 +225,16 @@ extension CellMeasurer {
         let start = st.pointee.start, end = st.pointee.end
         switch sp.pointee.type {
         case .text:
-            w = textNatural(row.bytes(start..<end), p, style: sp.pointee.style, slot: s)
+            w = textNatural(row.bytes(start..<end), p, style: sp.pointee.style, slot: s, value: sp.pointee.valueIndex)
         case .textList:
-            var from = start
+            var from = start, k = 0
             while let item = Self.nextItem(row.utf8, from: from, end: end) {
-                w = Swift.max(w, textNatural(row.bytes(item), p, style: sp.pointee.style, slot: s))
+                w = Swift.max(w, textNatural(row.bytes(item), p, style: sp.pointee.style, slot: s, value: sp.pointee.valueIndex, item: k))
                 from = item.upperBound + 1
+                k += 1
             }
         case .button:
-            w = textNatural(row.bytes(start..<end), p, style: sp.pointee.style, slot: s) + 2 * sp.pointee.paddingHorizontal
+            w = textNatural(row.bytes(start..<end), p, style: sp.pointee.style, slot: s, value: sp.pointee.valueIndex) + 2 * sp.pointee.paddingHorizontal
         default: break
         }
         st.pointee.natural = w
@@ -332,16 +370,17 @@ extension CellMeasurer {
         case .text:
             st.pointee.width = columnWidth
             st.pointee.height = textHeight(row.bytes(st.pointee.start..<st.pointee.end), p, style: sp.pointee.style, width: columnWidth,
-                                           maxLines: sp.pointee.maxLines, slot: s)
+                                           maxLines: sp.pointee.maxLines, slot: s, value: sp.pointee.valueIndex)
         case .textList:
             st.pointee.width = columnWidth
-            var h: Int64 = 0, first = true
+            var h: Int64 = 0, k = 0
             var from = st.pointee.start
             let end = st.pointee.end
             while let item = Self.nextItem(row.utf8, from: from, end: end) {
-                if !first { h += sp.pointee.gap }
-                h += textHeight(row.bytes(item), p, style: sp.pointee.style, width: columnWidth, maxLines: sp.pointee.maxLines, slot: s)
-                first = false
+                if k > 0 { h += sp.pointee.gap }
+                h += textHeight(row.bytes(item), p, style: sp.pointee.style, width: columnWidth, maxLines: sp.pointee.maxLines, slot: s,
+                                value: sp.pointee.valueIndex, item: k)
+                k += 1
                 from = item.upperBound + 1
             }
             st.pointee.height = h
@@ -352,7 +391,8 @@ extension CellMeasurer {
                 st.pointee.height = sp.pointee.buttonHeight
             } else {
                 let label = textHeight(row.bytes(st.pointee.start..<st.pointee.end), p, style: sp.pointee.style,
-                                       width: width - 2 * sp.pointee.paddingHorizontal, maxLines: sp.pointee.maxLines, slot: s)
+                                       width: width - 2 * sp.pointee.paddingHorizontal, maxLines: sp.pointee.maxLines, slot: s,
+                                       value: sp.pointee.valueIndex)
                 st.pointee.height = label + 2 * sp.pointee.paddingVertical
             }
         case .image:

@@ -38,6 +38,10 @@ public final class CellMeasurer {
         var textLog: CellTextLog? = nil
         /// The buffer of the row a text log is recording (request ranges are offsets into it).
         var currentRowBase: UnsafeRawPointer? = nil
+        /// The prepared texts of the rows being measured (`heights(..., texts:)`) and the
+        /// row's position in them.
+        var batch: CellTextBatch.View? = nil
+        var batchRow = 0
     }
 
     var slotState: UnsafeMutablePointer<SlotState> { @inline(__always) get { scratch.pointee.slotState } }
@@ -56,6 +60,9 @@ public final class CellMeasurer {
         @inline(__always) get { scratch.pointee.textLog }
         set { scratch.pointee.textLog = newValue }
     }
+    /// Per kind (profile order): whether its rows may measure differently than in the
+    /// environment before the last `setEnvironment` (all true at first).
+    private var changedKinds: [Bool]
     /// Styles built for recent (platform, font scale) pairs, so switching back reuses their
     /// identities and with them the text caches' entries.
     private var styleCache: [(platform: LayoutEnvironment.Platform, scale: Double, styles: [TextStyle])] = []
@@ -72,6 +79,7 @@ public final class CellMeasurer {
         let styles = try CellProgram.makeStyles(profile, platform: environment.platform, fontScale: environment.fontScale)
         program = try CellProgram(profile: profile, environment: environment, styles: styles)
         styleCache = [(environment.platform, environment.fontScale, styles)]
+        changedKinds = [Bool](repeating: true, count: profile.kinds.count)
         let slotCapacity = Swift.max(program.maxSlots, 1)
         let columnCapacity = Swift.max(program.maxColumns, 1)
         let slots = UnsafeMutablePointer<SlotState>.allocate(capacity: slotCapacity)
@@ -123,8 +131,19 @@ public final class CellMeasurer {
             scratch.pointee.columnState = .allocate(capacity: next.maxColumns)
             scratch.pointee.columnState.initialize(repeating: ColumnState(), count: next.maxColumns)
         }
+        changedKinds = (0..<profile.kinds.count).map { !next.sameLayout(kind: $0, as: program) }
         program = next
         self.environment = environment
+    }
+
+    /// Whether rows of the kind with this code may measure differently than in the
+    /// environment before the last `setEnvironment` (true before any change and for an
+    /// unknown code). False means every row of the kind keeps its height: nothing the
+    /// kind's layout depends on changed (an edit-mode toggle for a kind without an
+    /// edit-mode variant, say), so a bulk re-measurement can skip those rows.
+    public func layoutChanged(kind code: UInt16) -> Bool {
+        let k = profile.kindIndex(code)
+        return k < 0 || changedKinds[k]
     }
 
     /// Checks the compiled program and the scratch space (debug builds with
@@ -165,17 +184,27 @@ public final class CellMeasurer {
     /// offsets (`RowStore` does when rows are inserted; `validate` does): with
     /// `rowsAreValidUTF8` the rows are not checked again. Other rows must not be passed
     /// that way.
+    ///
+    /// With `onlyChangedKinds`, rows of kinds whose layout did not change with the last
+    /// `setEnvironment` (`layoutChanged(kind:)` false) are skipped and keep the heights
+    /// `results` holds for them.
     @_spi(Benchmarks)
     public func heights(kinds: UnsafeBufferPointer<UInt16>, utf8: UnsafeRawBufferPointer, offsets: UnsafeBufferPointer<Int>, slotsPerRow: Int,
-                        into results: UnsafeMutableBufferPointer<Double>, rowsAreValidUTF8: Bool) throws(TesseraError) {
+                        into results: UnsafeMutableBufferPointer<Double>, rowsAreValidUTF8: Bool, onlyChangedKinds: Bool = false) throws(TesseraError) {
         guard results.count >= kinds.count else { throw .bufferTooSmall(needed: kinds.count, capacity: results.count) }
         let expected = kinds.count * Swift.max(slotsPerRow, 0) + 1
         guard slotsPerRow >= 0, offsets.count == expected else { throw .columnLengthMismatch(column: "offsets", expected: expected, actual: offsets.count) }
         scratch.pointee.trustsRows = rowsAreValidUTF8
         defer { scratch.pointee.trustsRows = false }
-        for r in 0..<kinds.count {
-            let slice = UnsafeBufferPointer(rebasing: offsets[r * slotsPerRow...(r + 1) * slotsPerRow])
-            results[r] = height(kind: kinds[r], utf8: utf8, slotOffsets: slice)
+        let p = program
+        let skips = onlyChangedKinds && changedKinds.contains(false)
+        withExtendedLifetime(p) {
+            for r in 0..<kinds.count {
+                if skips, !layoutChanged(kind: kinds[r]) { continue }
+                let slice = UnsafeBufferPointer(rebasing: offsets[r * slotsPerRow...(r + 1) * slotsPerRow])
+                scratch.pointee.batchRow = r
+                results[r] = LayoutUnit.points(heightUnits(kind: kinds[r], RowValues(utf8: utf8, offsets: slice), p))
+            }
         }
     }
 
@@ -192,9 +221,13 @@ public final class CellMeasurer {
     }
 
     func heightUnits(kind: UInt16, _ row: RowValues) -> Int64 {
+        heightUnits(kind: kind, row, program)
+    }
+
+    @inline(__always)
+    func heightUnits(kind: UInt16, _ row: RowValues, _ p: CellProgram) -> Int64 {
         let k = profile.kindIndex(kind)
         guard k >= 0 else { return 0 }
-        let p = program
         let kp = p.kinds[k]
         return layoutRow(kp, p, row, cellWidth: cellWidthUnits(kp, p, row))
     }

@@ -14,7 +14,7 @@ let undefinedSpace: Int64 = -1
 
 /// One kind compiled for one environment. Ranges index the program's flat arrays; all
 /// lengths are in 1/64 pt.
-struct KindProgram {
+struct KindProgram: Equatable {
     var slotStart: Int32 = 0, slotCount: Int32 = 0
     var columnStart: Int32 = 0, columnCount: Int32 = 0
     var overlayStart: Int32 = 0, overlayCount: Int32 = 0
@@ -38,7 +38,7 @@ struct KindProgram {
     var groupMinimum: Int32 = 0
 }
 
-struct SlotProgram {
+struct SlotProgram: Equatable {
     var type: SlotType = .text
     /// -1: the slot reads no value.
     var valueIndex: Int32 = -1
@@ -68,7 +68,7 @@ struct SlotProgram {
 
 enum ColumnWidthMode: UInt8 { case fit, fill, fixed, fraction }
 
-struct ColumnProgram {
+struct ColumnProgram: Equatable {
     var itemStart: Int32 = 0, itemCount: Int32 = 0
     var mode: ColumnWidthMode = .fit
     var fixed: Int64 = 0
@@ -83,12 +83,12 @@ struct ColumnProgram {
     var spaceBefore: Int64 = undefinedSpace, spaceAfter: Int64 = undefinedSpace
 }
 
-struct ItemProgram {
+struct ItemProgram: Equatable {
     var slot: Int32
     var spaceBefore: Int64, spaceAfter: Int64
 }
 
-struct OverlayProgram {
+struct OverlayProgram: Equatable {
     var slot: Int32
     /// -1: the cell.
     var anchor: Int32
@@ -121,6 +121,8 @@ final class CellProgram {
     let ruleRanges: UnsafeBufferPointer<Range<Int32>>
     let ruleSlots: UnsafeBufferPointer<Int32>
     let styles: UnsafeBufferPointer<TextStyle>
+    /// `styles[i].identity`, read without copying the style.
+    let styleIdentities: UnsafeBufferPointer<UInt64>
     let lineHeights: UnsafeBufferPointer<Int64>
     let width: Int64
     let widthClass: String
@@ -139,6 +141,7 @@ final class CellProgram {
         let widthClass = model.widthClass(forWidth: env.width)
         let values = env.parameters
         self.styles = Self.buffer(styles)
+        styleIdentities = Self.buffer(styles.map(\.identity))
         lineHeights = Self.buffer(model.textStyles.map { LayoutUnit.units($0.resolved(platform).lineHeight * env.fontScale) })
         width = LayoutUnit.units(env.width)
         self.widthClass = widthClass
@@ -315,6 +318,7 @@ final class CellProgram {
         Self.free(ruleRanges)
         Self.free(ruleSlots)
         Self.free(styles)
+        Self.free(styleIdentities)
         Self.free(lineHeights)
     }
 
@@ -329,6 +333,39 @@ final class CellProgram {
         let p = UnsafeMutablePointer(mutating: buffer.baseAddress!)
         p.deinitialize(count: buffer.count)
         p.deallocate()
+    }
+
+    /// Whether every row of kind `k` measures the same here as in `other` (a program of the
+    /// same profile): the same compiled kind (padding, columns, items, overlays, slot
+    /// programs), cell width, and text styles and line heights for its texts.
+    func sameLayout(kind k: Int, as other: CellProgram) -> Bool {
+        var a = kinds[k], b = other.kinds[k]
+        guard a.gridMode == b.gridMode, a.gridMode != 0 || width == other.width else { return false }
+        let (slotsA, slotsB) = (Int(a.slotStart), Int(b.slotStart))
+        let (columnsA, columnsB) = (Int(a.columnStart), Int(b.columnStart))
+        let (overlaysA, overlaysB) = (Int(a.overlayStart), Int(b.overlayStart))
+        // Positions in the flat arrays may differ; what they hold must not.
+        a.slotStart = 0; b.slotStart = 0; a.columnStart = 0; b.columnStart = 0
+        a.overlayStart = 0; b.overlayStart = 0; a.ruleStart = 0; b.ruleStart = 0; a.valueStart = 0; b.valueStart = 0
+        guard a == b else { return false }
+        for s in 0..<Int(a.slotCount) {
+            let x = slots[slotsA + s], y = other.slots[slotsB + s]
+            guard x == y else { return false }
+            if x.style >= 0 {
+                let i = Int(x.style)
+                guard styleIdentities[i] == other.styleIdentities[i], lineHeights[i] == other.lineHeights[i] else { return false }
+            }
+        }
+        for c in 0..<Int(a.columnCount) {
+            var x = columns[columnsA + c], y = other.columns[columnsB + c]
+            let (itemsX, itemsY) = (Int(x.itemStart), Int(y.itemStart))
+            x.itemStart = 0
+            y.itemStart = 0
+            guard x == y else { return false }
+            for i in 0..<Int(x.itemCount) where items[itemsX + i] != other.items[itemsY + i] { return false }
+        }
+        for o in 0..<Int(a.overlayCount) where overlays[overlaysA + o] != other.overlays[overlaysB + o] { return false }
+        return true
     }
 
     /// The environment errors, before anything is built.
