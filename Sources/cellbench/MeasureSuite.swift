@@ -502,7 +502,8 @@ struct MeasureReport {
     static let suite = "measure"
     var suiteName: String { "\(Self.suite)/\(profile)" }
     var bytesPerRow: Double { Double(memory.allocated) / Double(configuration.rows) }
-    /// Bytes the caches' entries hold after the cold pass (as the caches account them) per row.
+    /// Bytes the text engines' cache entries hold after the cold pass (as the caches
+    /// account them) per row.
     var cacheBytesPerRow: Double {
         let s = coldStatistics
         return Double(s.segments.bytes + s.preparedTexts.bytes + s.lineBreaks.bytes) / Double(configuration.rows)
@@ -522,9 +523,14 @@ struct MeasureReport {
         table.append(threads)
         table.append([suiteName, "bytes_per_row", "B/row", Report.number(bytesPerRow), "-", "-", "-", "jemalloc, cold"])
         table.append([suiteName, "cache_bytes_per_row", "B/row", Report.number(cacheBytesPerRow), "-", "-", "-", "cache entries, cold"])
+        if configuration.textBatches {
+            table.append([suiteName, "text_batch_bytes_per_row", "B/row", Report.number(Double(textBatchBytes) / Double(configuration.rows)), "-", "-", "-", "CellTextBatch"])
+        }
         if let a = agreement {
             table.append([suiteName, "agreement_lines", "%", Report.number(a.lines), "-", "-", "-", "\(peers[0].linesTotal) texts"])
-            table.append([suiteName, "agreement_natural_width", "%", Report.number(a.natural), "-", "-", "-", "\(peers[0].naturalTotal) texts, ±0.5 pt"])
+            if peers[0].naturalTotal > 0 {
+                table.append([suiteName, "agreement_natural_width", "%", Report.number(a.natural), "-", "-", "-", "\(peers[0].naturalTotal) texts, ±0.5 pt"])
+            }
             table.append([suiteName, "agreement_heights", "%", Report.number(a.heights), "-", "-", "-", "\(peers[0].rows) rows"])
             for s in peers[0].bySlot {
                 table.append([suiteName, "agreement_lines_\(s.slot)", "%", Report.number(100 * Double(s.same) / Double(s.total)), "-", "-", "-", "\(s.total) texts"])
@@ -559,7 +565,7 @@ struct MeasureReport {
         print("after the relayouts: segments \(finalStatistics.segments)")
         print("  prepared texts \(finalStatistics.preparedTexts)")
         print("  line breaks \(finalStatistics.lineBreaks)")
-        print("memory: jemalloc stats.allocated growth across creating the measurers and the cold pass: \(memory.allocated) B (\(Report.number(bytesPerRow)) B/row; the caches' arenas are allocated at their budgets on first use), resident \(memory.resident) B; after the relayouts \(memory.allocatedAfterRelayouts) B; cache entries after cold \(Report.number(cacheBytesPerRow)) B/row")
+        print("memory: jemalloc stats.allocated growth across creating the measurers and the cold pass: \(memory.allocated) B (\(Report.number(bytesPerRow)) B/row: text batches, the segment cache's arena at its budget, measurers), resident \(memory.resident) B; after the relayouts \(memory.allocatedAfterRelayouts) B; cache entries after cold \(Report.number(cacheBytesPerRow)) B/row")
     }
 
     func json() -> String {
@@ -574,7 +580,7 @@ struct MeasureReport {
         items.append(threadResult.json(peer: "1 thread"))
         if let a = agreement {
             items.append("{\"name\": \"agreement_lines\", \"unit\": \"%\", \"value\": \(Report.json(a.lines)), \"peer\": \(Report.string(peerName)), \"peer_value\": null, \"speedup\": null, \"texts\": \(peers[0].linesTotal)}")
-            items.append("{\"name\": \"agreement_natural_width\", \"unit\": \"%\", \"value\": \(Report.json(a.natural)), \"peer\": \(Report.string(peerName)), \"peer_value\": null, \"speedup\": null, \"texts\": \(peers[0].naturalTotal)}")
+            items.append("{\"name\": \"agreement_natural_width\", \"unit\": \"%\", \"value\": \(peers[0].naturalTotal > 0 ? Report.json(a.natural) : "null"), \"peer\": \(Report.string(peerName)), \"peer_value\": null, \"speedup\": null, \"texts\": \(peers[0].naturalTotal)}")
             items.append("{\"name\": \"agreement_heights\", \"unit\": \"%\", \"value\": \(Report.json(a.heights)), \"peer\": \(Report.string(peerName)), \"peer_value\": null, \"speedup\": null, \"rows\": \(peers[0].rows)}")
             for s in peers[0].bySlot {
                 items.append("{\"name\": \(Report.string("agreement_lines_" + s.slot)), \"unit\": \"%\", \"value\": \(Report.json(100 * Double(s.same) / Double(s.total))), \"peer\": \(Report.string(peerName)), \"peer_value\": null, \"speedup\": null, \"texts\": \(s.total)}")
