@@ -18,6 +18,13 @@
  * untimed pass, which file every run was set in and that no Latin, Greek or Cyrillic run
  * fell back to another file.
  *
+ * Records mode (`cellbench measure`, the per-cell peer): --records FILE lays out every record
+ * "FACE SIZE LINE-HEIGHT LETTER-SPACING WIDTH MAX-LINES<TAB>TEXT" (one per line; FACE indexes
+ * the --face files in order, each the primary of its own chain with the --fallback files after
+ * it; WIDTH <= 0 means no wrapping, the text's single-line width is wanted; MAX-LINES > 0 cuts
+ * the text to that many lines with an ellipsis at the end, 0 means no limit) in one timed pass
+ * and writes "LINES WIDTH" per record to --out (WIDTH: the logical width in points).
+ *
  * Build: cc -O2 pango_layout.c $(pkg-config --cflags --libs pangoft2 fontconfig) -o pango_layout
  */
 #define _GNU_SOURCE
@@ -55,6 +62,9 @@ typedef struct {
     const char *fallbacks[MAX_FALLBACKS];
     int fallback_count;
     int system_fonts, check_fonts, offsets, round_positions, json;
+    const char *records;
+    const char *faces[MAX_FALLBACKS];
+    int face_count;
 } Options;
 
 typedef struct {
@@ -99,7 +109,13 @@ static void usage(FILE *to) {
           "  -r, --round-positions  round glyph positions to whole points (Pango's default)\n"
           "  -j, --json             print the summary as one JSON object\n"
           "  -h, --help\n"
-          "CORPUS: UTF-8, one string per line (LF; a CR before LF is dropped).\n",
+          "CORPUS: UTF-8, one string per line (LF; a CR before LF is dropped).\n"
+          "\n"
+          "usage: pango_layout --records FILE --face FILE [--face FILE ...] [--fallback FILE ...] [--out FILE] [--json]\n"
+          "  -R, --records FILE     lay out records \"FACE SIZE LINE-HEIGHT LETTER-SPACING WIDTH MAX-LINES<TAB>TEXT\"\n"
+          "                         (FACE: index of --face; WIDTH <= 0: no wrapping; MAX-LINES 0: no limit)\n"
+          "  -A, --face FILE        a primary font file of the records (repeatable, indexed from 0)\n"
+          "  --out FILE writes \"LINES WIDTH\" per record\n",
           to);
 }
 
@@ -120,11 +136,12 @@ static Options parse_options(int argc, char **argv, const char **corpus_path) {
         {"out", required_argument, 0, 'o'},      {"offsets", no_argument, 0, 'b'},
         {"check-fonts", no_argument, 0, 'c'},    {"round-positions", no_argument, 0, 'r'},
         {"json", no_argument, 0, 'j'},           {"help", no_argument, 0, 'h'},
+        {"records", required_argument, 0, 'R'},  {"face", required_argument, 0, 'A'},
         {0, 0, 0, 0},
     };
     Options o = {0};
     int c;
-    while ((c = getopt_long(argc, argv, "f:s:w:W:F:So:bcrjh", longs, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, "f:s:w:W:F:So:bcrjhR:A:", longs, NULL)) != -1) {
         switch (c) {
         case 'f': o.font = optarg; break;
         case 's': o.size = parse_positive("--size", optarg); break;
@@ -140,9 +157,20 @@ static Options parse_options(int argc, char **argv, const char **corpus_path) {
         case 'c': o.check_fonts = 1; break;
         case 'r': o.round_positions = 1; break;
         case 'j': o.json = 1; break;
+        case 'R': o.records = optarg; break;
+        case 'A':
+            if (o.face_count == MAX_FALLBACKS) die("at most %d --face files", MAX_FALLBACKS);
+            o.faces[o.face_count++] = optarg;
+            break;
         case 'h': usage(stdout); exit(0);
         default: usage(stderr); exit(2);
         }
+    }
+    if (o.records) {
+        if (o.face_count == 0) die("--records needs at least one --face");
+        if (optind != argc) die("--records takes no corpus file");
+        *corpus_path = NULL;
+        return o;
     }
     if (!o.font || o.size == 0 || o.width == 0 || optind != argc - 1) {
         usage(stderr);
@@ -340,9 +368,212 @@ static void print_pass(const Options *o, const char *name, double width, double 
     }
 }
 
+/* ---- Records mode: the per-cell peer of `cellbench measure` ---- */
+
+typedef struct {
+    int face;
+    double size, letter_spacing, width;
+    int max_lines;
+    const char *text;
+    int length;
+} Record;
+
+#define MAX_DESCS 256
+
+/* One face's description at one size, and the letter spacing attributes in use. */
+typedef struct {
+    int face;
+    double size;
+    PangoFontDescription *desc;
+} Desc;
+
+typedef struct {
+    double spacing;
+    PangoAttrList *attrs;
+} Spacing;
+
+static Record *read_records(const char *path, int face_count, int *count, char **storage) {
+    FILE *f = fopen(path, "rb");
+    if (!f) die("cannot open records %s: %s", path, strerror(errno));
+    size_t capacity = 1 << 20, size = 0, n;
+    char *data = malloc(capacity + 1);
+    while ((n = fread(data + size, 1, capacity - size, f)) > 0) {
+        size += n;
+        if (size == capacity) {
+            capacity *= 2;
+            data = realloc(data, capacity + 1);
+            if (!data) die("out of memory reading %s", path);
+        }
+    }
+    if (ferror(f)) die("cannot read records %s: %s", path, strerror(errno));
+    fclose(f);
+    data[size] = '\0';
+    int lines = 0;
+    for (size_t i = 0; i < size; i++) lines += data[i] == '\n';
+    if (size > 0 && data[size - 1] != '\n') lines++;
+    Record *r = malloc(sizeof(Record) * (lines > 0 ? lines : 1));
+    int k = 0;
+    size_t pos = 0;
+    while (pos < size) {
+        char *nl = memchr(data + pos, '\n', size - pos);
+        size_t end = nl ? (size_t)(nl - data) : size;
+        data[end] = '\0';
+        char *line = data + pos;
+        char *tab = strchr(line, '\t');
+        if (!tab) die("records line %d has no tab", k + 1);
+        *tab = '\0';
+        Record rec = {0};
+        if (sscanf(line, "%d %lf %*f %lf %lf %d", &rec.face, &rec.size, &rec.letter_spacing, &rec.width, &rec.max_lines) != 5)
+            die("records line %d: expected \"FACE SIZE LINE-HEIGHT LETTER-SPACING WIDTH MAX-LINES\" before the tab", k + 1);
+        if (rec.face < 0 || rec.face >= face_count) die("records line %d: face %d, there are %d --face files", k + 1, rec.face, face_count);
+        if (!(rec.size > 0) || rec.max_lines < 0) die("records line %d: bad size or line limit", k + 1);
+        rec.text = tab + 1;
+        rec.length = (int)(data + end - rec.text);
+        if (!g_utf8_validate(rec.text, rec.length, NULL)) die("records line %d: text is not valid UTF-8", k + 1);
+        r[k++] = rec;
+        pos = end + 1;
+    }
+    *count = k;
+    *storage = data;
+    return r;
+}
+
+static int records_main(const Options *o) {
+    if (!FcInit()) die("fontconfig failed to initialise");
+    FcConfig *config = o->system_fonts ? FcInitLoadConfigAndFonts() : FcConfigCreate();
+    if (!config) die("fontconfig failed to create a configuration");
+    PangoFontDescription *faces[MAX_FALLBACKS];
+    for (int i = 0; i < o->face_count; i++) {
+        if (access(o->faces[i], R_OK) != 0) die("cannot read font file %s: %s", o->faces[i], strerror(errno));
+        if (!FcConfigAppFontAddFile(config, (const FcChar8 *)o->faces[i])) die("fontconfig cannot add font file %s", o->faces[i]);
+        int count = 0;
+        FcPattern *p = FcFreeTypeQuery((const FcChar8 *)o->faces[i], 0, NULL, &count);
+        if (!p) die("%s is not a font file FreeType can read", o->faces[i]);
+        /* Family, weight, slant and width as fontconfig reads them from the file. */
+        faces[i] = pango_fc_font_description_from_pattern(p, FALSE);
+        FcPatternDestroy(p);
+    }
+    for (int i = 0; i < o->fallback_count; i++) {
+        if (access(o->fallbacks[i], R_OK) != 0) die("cannot read fallback font %s: %s", o->fallbacks[i], strerror(errno));
+        if (!FcConfigAppFontAddFile(config, (const FcChar8 *)o->fallbacks[i]))
+            die("fontconfig cannot add fallback font %s", o->fallbacks[i]);
+    }
+    PangoFontMap *map = pango_ft2_font_map_new();
+    pango_fc_font_map_set_config(PANGO_FC_FONT_MAP(map), config);
+    pango_ft2_font_map_set_resolution(PANGO_FT2_FONT_MAP(map), 72.0, 72.0);
+    PangoContext *context = pango_font_map_create_context(map);
+    pango_context_set_round_glyph_positions(context, o->round_positions);
+    for (int i = 0; i < o->face_count; i++) {
+        PangoFontDescription *d = pango_font_description_copy(faces[i]);
+        pango_font_description_set_size(d, to_units(12));
+        PangoFont *font = pango_font_map_load_font(map, context, d);
+        const char *file = file_of_font(font);
+        if (!same_file(file, o->faces[i])) {
+            char *name = pango_font_description_to_string(faces[i]);
+            die("face %d (\"%s\") resolves to %s, not %s", i, name, file, o->faces[i]);
+        }
+        pango_font_description_free(d);
+    }
+
+    int count = 0;
+    char *storage = NULL;
+    Record *records = read_records(o->records, o->face_count, &count, &storage);
+    if (count == 0) die("records file %s holds no record", o->records);
+
+    /* Descriptions and attribute lists, made before the timed pass. */
+    Desc *descs = malloc(sizeof(Desc) * MAX_DESCS);
+    int desc_count = 0;
+    Spacing spacings[64];
+    int spacing_count = 0;
+    PangoFontDescription **record_desc = malloc(sizeof(*record_desc) * count);
+    PangoAttrList **record_attrs = malloc(sizeof(*record_attrs) * count);
+    for (int i = 0; i < count; i++) {
+        Record *r = &records[i];
+        int d = 0;
+        while (d < desc_count && !(descs[d].face == r->face && descs[d].size == r->size)) d++;
+        if (d == desc_count) {
+            if (desc_count == MAX_DESCS) die("more than %d (face, size) pairs", MAX_DESCS);
+            descs[d].face = r->face, descs[d].size = r->size;
+            descs[d].desc = pango_font_description_copy(faces[r->face]);
+            pango_font_description_set_size(descs[d].desc, to_units(r->size));
+            desc_count++;
+        }
+        record_desc[i] = descs[d].desc;
+        record_attrs[i] = NULL;
+        if (r->letter_spacing != 0) {
+            int s = 0;
+            while (s < spacing_count && spacings[s].spacing != r->letter_spacing) s++;
+            if (s == spacing_count) {
+                if (spacing_count == 64) die("more than 64 letter spacings");
+                spacings[s].spacing = r->letter_spacing;
+                spacings[s].attrs = pango_attr_list_new();
+                pango_attr_list_insert(spacings[s].attrs, pango_attr_letter_spacing_new(to_units(r->letter_spacing)));
+                spacing_count++;
+            }
+            record_attrs[i] = spacings[s].attrs;
+        }
+    }
+
+    PangoLayout *layout = pango_layout_new(context);
+    pango_layout_set_wrap(layout, PANGO_WRAP_WORD_CHAR);
+    int *lines = malloc(sizeof(int) * count);
+    double *widths = malloc(sizeof(double) * count);
+    PangoFontDescription *current_desc = NULL;
+    PangoAttrList *current_attrs = NULL;
+    int current_limit = 0;
+    double t0 = now_seconds();
+    for (int i = 0; i < count; i++) {
+        const Record *r = &records[i];
+        if (record_desc[i] != current_desc) pango_layout_set_font_description(layout, current_desc = record_desc[i]);
+        if (record_attrs[i] != current_attrs) pango_layout_set_attributes(layout, current_attrs = record_attrs[i]);
+        if (r->max_lines != current_limit) {
+            current_limit = r->max_lines;
+            pango_layout_set_ellipsize(layout, current_limit > 0 ? PANGO_ELLIPSIZE_END : PANGO_ELLIPSIZE_NONE);
+            pango_layout_set_height(layout, current_limit > 0 ? -current_limit : -1);
+        }
+        pango_layout_set_width(layout, r->width > 0 ? to_units(r->width) : -1);
+        pango_layout_set_text(layout, r->text, r->length);
+        lines[i] = pango_layout_get_line_count(layout);
+        if (r->width > 0) {
+            widths[i] = 0;
+        } else {
+            PangoRectangle logical;
+            pango_layout_get_extents(layout, NULL, &logical);
+            widths[i] = (double)logical.width / PANGO_SCALE;
+        }
+    }
+    double seconds = now_seconds() - t0;
+
+    long total = 0;
+    for (int i = 0; i < count; i++) total += lines[i];
+    if (o->out) {
+        FILE *out = strcmp(o->out, "-") == 0 ? stdout : fopen(o->out, "w");
+        if (!out) die("cannot write %s: %s", o->out, strerror(errno));
+        for (int i = 0; i < count; i++) fprintf(out, "%d %.4f\n", lines[i], widths[i]);
+        if (out != stdout && fclose(out) != 0) die("cannot write %s: %s", o->out, strerror(errno));
+    }
+    if (o->json) {
+        printf("{\"pango\":\"%s\",\"mode\":\"records\",\"dpi\":72,\"wrap\":\"WORD_CHAR\",\"round_positions\":%s,"
+               "\"records\":%d,\"seconds\":%.6f,\"us_per_record\":%.4f,\"lines_total\":%ld,\"faces\":[",
+               pango_version_string(), o->round_positions ? "true" : "false", count, seconds, seconds * 1e6 / count, total);
+        for (int i = 0; i < o->face_count; i++) {
+            char *name = pango_font_description_to_string(faces[i]);
+            printf("%s{\"file\":\"%s\",\"description\":\"%s\"}", i ? "," : "", o->faces[i], name);
+            g_free(name);
+        }
+        printf("]}\n");
+    } else {
+        printf("Pango %s, PangoFT2 at 72 dpi, wrap WORD_CHAR, %d faces, %d (face, size) pairs\n", pango_version_string(),
+               o->face_count, desc_count);
+        printf("records: %d in %.3f ms, %.3f us/record, %ld lines\n", count, seconds * 1e3, seconds * 1e6 / count, total);
+    }
+    return 0;
+}
+
 int main(int argc, char **argv) {
     const char *corpus_path;
     Options o = parse_options(argc, argv, &corpus_path);
+    if (o.records) return records_main(&o);
 
     /* Fonts: exactly the given files (or those plus the system's). */
     if (access(o.font, R_OK) != 0) die("cannot read font file %s: %s", o.font, strerror(errno));

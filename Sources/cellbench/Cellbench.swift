@@ -9,7 +9,7 @@ struct Cellbench: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "cellbench",
         abstract: "Throughput and memory of Tessera against the approaches it replaces, measured in one run.",
-        subcommands: [Geometry.self, Text.self, Corpus.self],
+        subcommands: [Geometry.self, Text.self, Measure.self, Render.self, Corpus.self],
         // `all` becomes the default once there is more than one suite.
         defaultSubcommand: Geometry.self
     )
@@ -139,5 +139,107 @@ struct Text: ParsableCommand {
         process.waitUntilExit()
         guard process.terminationStatus == 0, !path.isEmpty else { throw SuiteFailure("Benchmarks/pango/build.sh failed") }
         return path
+    }
+}
+
+struct Measure: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Cell heights of a profile's rows: cold, after a width-class change, an edit-mode toggle and a font-scale "
+            + "change, on one and two threads, against Pango laying out every text slot of the same cells (per-cell peer)."
+    )
+
+    @Option(help: "Profile: george, fiori-android, fiori-ios, fiori-ios-collection, a path to a profile, or all.")
+    var profile: String
+
+    @Option(help: "Rows per profile.")
+    var rows = 1_000_000
+
+    @Option(help: "Threads of the measurements (one measurer and text engine per thread). 1 and 2 are always compared.")
+    var threads = 1
+
+    @Option(help: "Seed of the deterministic rows.")
+    var seed: UInt64 = 0x7E55_E7A
+
+    @Option(help: "Platform (ios or android; default: the profile's first).")
+    var platform: String?
+
+    @Option(help: "The font scale of font_scale_change (from 1).")
+    var fontScale = 1.3
+
+    @Option(help: "Segment cache budget per engine, MiB.")
+    var segmentCacheMb = 128
+
+    @Option(help: "Prepared-text cache budget per engine, MiB.")
+    var preparedCacheMb = 512
+
+    @Option(help: "Line-break cache budget per engine, MiB.")
+    var lineCacheMb = 256
+
+    @Option(help: "Rows the per-cell Pango peer lays out (the first N; 0: no peer).")
+    var peerRows = 20_000
+
+    @Option(help: "The Pango harness (default: built from Benchmarks/pango into .build-pango).")
+    var pango: String?
+
+    @Flag(help: "Print JSON instead of the table (one object; with --profile all, an object holding one per profile).")
+    var json = false
+
+    @Option(help: .hidden)
+    var callgrindPass: String?
+
+    @Flag(help: "Let the threads' measurers share one loaded profile (fonts) instead of one copy each.")
+    var shareProfile = false
+
+    @Flag(inversion: .prefixedNo, help: "Fault the caches' memory in with a first, untimed pass before the timed cold passes.")
+    var warmUp = true
+
+    @Flag(inversion: .prefixedNo, help: "Measure through per-thread text batches (CellTextBatch) rather than the text engine's caches alone.")
+    var textBatches = true
+
+    @Flag(inversion: .prefixedNo, help: "After an environment change, skip rows of kinds whose layout did not change (they keep their heights).")
+    var skipUnchangedKinds = true
+
+    func validate() throws {
+        guard rows >= 1 else { throw ValidationError("--rows must be at least 1") }
+        guard threads >= 1 else { throw ValidationError("--threads must be at least 1") }
+        guard peerRows >= 0 else { throw ValidationError("--peer-rows must not be negative") }
+        guard fontScale > 0, fontScale <= 10, fontScale != 1 else { throw ValidationError("--font-scale must be in (0, 10] and not 1") }
+        if let platform, LayoutEnvironment.Platform(rawValue: platform) == nil { throw ValidationError("--platform must be ios or android") }
+        guard [segmentCacheMb, preparedCacheMb, lineCacheMb].allSatisfy({ $0 >= 0 && $0 <= 1 << 20 }) else {
+            throw ValidationError("cache budgets must be between 0 and 1048576 MiB")
+        }
+    }
+
+    func run() throws {
+        if let callgrindPass {
+            try MeasureSuite.callgrind(profile: profile, rows: rows, seed: seed, pass: callgrindPass,
+                                       caches: .init(segmentCacheBytes: segmentCacheMb << 20, preparedTextCacheBytes: preparedCacheMb << 20,
+                                                     lineBreakCacheBytes: lineCacheMb << 20),
+                                       threads: threads, shareProfile: shareProfile)
+            return
+        }
+        let harness = peerRows == 0 ? nil : try pango ?? Text.buildHarness()
+        let names = profile == "all" ? CellRowGenerator.profiles : [profile]
+        var reports: [MeasureReport] = []
+        let progress = Progress()
+        for (i, name) in names.enumerated() {
+            let suite = MeasureSuite(
+                configuration: .init(profile: name, rows: rows, seed: seed, threads: threads,
+                                     platform: platform.flatMap(LayoutEnvironment.Platform.init(rawValue:)), fontScale: fontScale,
+                                     caches: .init(segmentCacheBytes: segmentCacheMb << 20, preparedTextCacheBytes: preparedCacheMb << 20,
+                                                   lineBreakCacheBytes: lineCacheMb << 20),
+                                     peerRows: peerRows, pangoHarness: harness, shareProfile: shareProfile, warmUp: warmUp,
+                                     textBatches: textBatches, skipUnchangedKinds: skipUnchangedKinds),
+                progress: progress)
+            let report = try suite.run()
+            if !json {
+                if i > 0 { print() }
+                report.printTable()
+            }
+            reports.append(report)
+        }
+        if json {
+            print(reports.count == 1 ? reports[0].json() : "{\"suite\": \"measure\", \"profiles\": [" + reports.map { $0.json() }.joined(separator: ", ") + "]}")
+        }
     }
 }

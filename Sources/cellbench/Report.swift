@@ -9,12 +9,16 @@ enum Target {
     case below(Double)
     /// `value <= x`.
     case atMost(Double)
+    /// `referenceValue / value >= factor`: at least `factor` times faster than another
+    /// metric of the same run (`reference` names it).
+    case fasterThan(reference: String, factor: Double, referenceValue: Double)
 
     func met(value: Double, speedup: Double?) -> Bool {
         switch self {
         case .speedupAtLeast(let x): (speedup ?? 0) >= x
         case .below(let x): value < x
         case .atMost(let x): value <= x
+        case .fasterThan(_, let factor, let reference): value > 0 && reference / value >= factor
         }
     }
 
@@ -23,7 +27,14 @@ enum Target {
         case .speedupAtLeast(let x): "speedup >= \(Report.number(x))"
         case .below(let x): "< \(Report.number(x)) \(unit)"
         case .atMost(let x): "<= \(Report.number(x)) \(unit)"
+        case .fasterThan(let name, let factor, _): "\(name)/this >= \(Report.number(factor))"
         }
+    }
+
+    /// The ratio a `fasterThan` target is held against (nil for the others).
+    func ratio(value: Double) -> Double? {
+        if case .fasterThan(_, _, let reference) = self, value > 0 { return reference / value }
+        return nil
     }
 }
 
@@ -37,15 +48,23 @@ struct TimedResult {
     /// How many operations each side did, for the notes.
     var operations: Int
     var peerOperations: Int
+    /// A rate rather than a time (rows per millisecond): the speedup is `value / peer`.
+    var higherIsBetter = false
 
-    /// `peer / value`: how many times faster Tessera is (nil when a value is zero).
-    var speedup: Double? { value > 0 && peerValue > 0 ? peerValue / value : nil }
+    /// How many times better Tessera is: `peer / value` for times, `value / peer` for rates
+    /// (nil when a value is zero).
+    var speedup: Double? {
+        guard value > 0 && peerValue > 0 else { return nil }
+        return higherIsBetter ? value / peerValue : peerValue / value
+    }
     var met: Bool? { target.map { $0.met(value: value, speedup: speedup) } }
 
-    /// This result's row of a suite's table.
+    /// This result's row of a suite's table (a `fasterThan` target shows its ratio).
     func tableRow(suite: String) -> [String] {
-        [suite, name, unit, Report.number(value), Report.number(peerValue), speedup.map { Report.number($0) + "x" } ?? "-",
-         target?.text(unit: unit) ?? "-", met.map { $0 ? "yes" : "NO" } ?? "-"]
+        var targetText = target?.text(unit: unit) ?? "-"
+        if let r = target?.ratio(value: value) { targetText += " (\(Report.number(r))x)" }
+        return [suite, name, unit, Report.number(value), peerValue.isNaN ? "-" : Report.number(peerValue),
+                speedup.map { Report.number($0) + "x" } ?? "-", targetText, met.map { $0 ? "yes" : "NO" } ?? "-"]
     }
 
     /// The JSON members every suite writes for a result, `extra` (", \"key\": value"...)
@@ -54,7 +73,10 @@ struct TimedResult {
         var o = "{\"name\": \(Report.string(name)), \"unit\": \(Report.string(unit)), "
         o += "\"value\": \(Report.json(value)), \"peer\": \(Report.string(peer)), "
         o += "\"peer_value\": \(Report.json(peerValue)), \"speedup\": \(Report.json(speedup))"
-        if let target { o += ", \"target\": \(Report.string(target.text(unit: unit))), \"met\": \(met! ? "true" : "false")" }
+        if let target {
+            o += ", \"target\": \(Report.string(target.text(unit: unit))), \"met\": \(met! ? "true" : "false")"
+            if let r = target.ratio(value: value) { o += ", \"target_ratio\": \(Report.json(r))" }
+        }
         return o + extra + "}"
     }
 }

@@ -119,7 +119,7 @@ struct TextCorpus {
         try Self.writeFile(bytes, to: path)
     }
 
-    private static func writeFile(_ bytes: [UInt8], to path: String) throws(CorpusFileError) {
+    static func writeFile(_ bytes: [UInt8], to path: String) throws(CorpusFileError) {
         guard let file = fopen(path, "wb") else {
             throw CorpusFileError(path: path, reason: String(cString: strerror(errno)))
         }
@@ -140,7 +140,7 @@ struct CorpusFileError: Error, CustomStringConvertible {
 /// Draws corpus strings. All randomness comes from one xoshiro256** stream, so a seed
 /// fixes the corpus on every platform.
 struct CorpusGenerator {
-    private var rng: Xoshiro256
+    var rng: Xoshiro256
 
     init(seed: UInt64) { rng = Xoshiro256(seed: seed) }
 
@@ -164,7 +164,7 @@ struct CorpusGenerator {
         return (string, ScriptGroup.classify(string))
     }
 
-    private mutating func draw(_ group: ScriptGroup) -> String {
+    mutating func draw(_ group: ScriptGroup) -> String {
         switch group {
         case .latin: latin(language())
         case .greek: greek()
@@ -177,7 +177,7 @@ struct CorpusGenerator {
 
     /// Clips to `maxLength` characters at a word boundary when there is one in the second
     /// half, marking the cut with an ellipsis.
-    private static func finish(_ string: String) -> String {
+    static func finish(_ string: String) -> String {
         var s = string
         if s.count > TextCorpus.maxLength {
             var cut = s.prefix(TextCorpus.maxLength - 1)
@@ -195,12 +195,12 @@ struct CorpusGenerator {
 
     // MARK: Random helpers
 
-    private mutating func pick(_ words: [String]) -> String { words[rng.below(words.count)] }
-    private mutating func chance(_ p: Double) -> Bool { rng.unit() < p }
-    private mutating func int(_ range: ClosedRange<Int>) -> Int { range.lowerBound + rng.below(range.count) }
+    mutating func pick(_ words: [String]) -> String { words[rng.below(words.count)] }
+    mutating func chance(_ p: Double) -> Bool { rng.unit() < p }
+    mutating func int(_ range: ClosedRange<Int>) -> Int { range.lowerBound + rng.below(range.count) }
 
     /// Index drawn with the given integer weights.
-    private mutating func weighted(_ weights: [Int]) -> Int {
+    mutating func weighted(_ weights: [Int]) -> Int {
         var roll = rng.below(weights.reduce(0, +))
         for (i, w) in weights.enumerated() {
             if roll < w { return i }
@@ -209,21 +209,21 @@ struct CorpusGenerator {
         return weights.count - 1
     }
 
-    private mutating func digits(_ n: Int) -> String {
+    mutating func digits(_ n: Int) -> String {
         var s = ""
         for _ in 0..<n { s.append(Character(Unicode.Scalar(UInt8(48 + rng.below(10))))) }
         return s
     }
 
-    private mutating func hex(_ n: Int) -> String {
+    mutating func hex(_ n: Int) -> String {
         let alphabet = Array("0123456789ABCDEF")
         return String((0..<n).map { _ in alphabet[rng.below(16)] })
     }
 
-    private static func two(_ v: Int) -> String { v < 10 ? "0\(v)" : "\(v)" }
+    static func two(_ v: Int) -> String { v < 10 ? "0\(v)" : "\(v)" }
 
     /// Fills `{key}` slots of a template.
-    private mutating func fill(_ template: String, _ slot: (inout CorpusGenerator, Substring) -> String) -> String {
+    mutating func fill(_ template: String, _ slot: (inout CorpusGenerator, Substring) -> String) -> String {
         var out = ""
         var rest = template[...]
         while let open = rest.firstIndex(of: "{"), let close = rest[open...].firstIndex(of: "}") {
@@ -239,16 +239,16 @@ struct CorpusGenerator {
     }
 
     /// A description length target: 40–400 characters, skewed short (median about 130).
-    private mutating func longTarget(_ low: Int, _ high: Int) -> Int {
+    mutating func longTarget(_ low: Int, _ high: Int) -> Int {
         let u = rng.unit()
         return low + Int(Double(high - low) * u * u)
     }
 
     // MARK: Dates, amounts, numbers
 
-    private mutating func date() -> (d: Int, m: Int, y: Int) { (int(1...28), int(1...12), int(2019...2025)) }
+    mutating func date() -> (d: Int, m: Int, y: Int) { (int(1...28), int(1...12), int(2019...2025)) }
 
-    private mutating func dateText(_ style: DateStyle) -> String {
+    mutating func dateText(_ style: DateStyle) -> String {
         let (d, m, y) = date()
         let dd = Self.two(d), mm = Self.two(m)
         switch style {
@@ -269,10 +269,10 @@ struct CorpusGenerator {
         }
     }
 
-    private mutating func time() -> String { "\(Self.two(int(0...23))):\(Self.two(int(0...59)))" }
+    mutating func time() -> String { "\(Self.two(int(0...23))):\(Self.two(int(0...59)))" }
 
     /// Integer part with a grouping separator every three digits.
-    private static func grouped(_ value: Int, _ separator: String) -> String {
+    static func grouped(_ value: Int, _ separator: String) -> String {
         let s = String(value)
         var out = ""
         for (i, c) in s.enumerated() {
@@ -282,7 +282,7 @@ struct CorpusGenerator {
         return out
     }
 
-    private mutating func amount(_ style: AmountStyle) -> String {
+    mutating func amount(_ style: AmountStyle) -> String {
         // Log-uniform-ish magnitude: 0.10 to 999,999.99.
         var cents = int(1...9)
         for _ in 0..<int(1...7) { cents = cents * 10 + rng.below(10) }
@@ -313,30 +313,30 @@ struct CorpusGenerator {
         }
     }
 
-    private mutating func phone(_ prefix: String) -> String {
+    mutating func phone(_ prefix: String) -> String {
         "+\(prefix) \(digits(3)) \(digits(3)) \(digits(int(3...4)))"
     }
 
-    private mutating func iban(_ country: String) -> String {
+    mutating func iban(_ country: String) -> String {
         var s = country + digits(2)
         let spaced = chance(0.6)
         for _ in 0..<int(4...5) { s += (spaced ? " " : "") + digits(4) }
         return s
     }
 
-    private mutating func reference() -> String {
+    mutating func reference() -> String {
         ["RF\(digits(2))\(digits(int(8...14)))", "\(int(2019...2025))-\(digits(9))", "M-\(hex(8))",
          "\(digits(3))/\(digits(5))/\(int(2019...2025))", "INV-\(digits(6))"][rng.below(5)]
     }
 
     // MARK: Latin script
 
-    private mutating func language() -> Language { [.en, .de, .fr, .pl][weighted([30, 40, 15, 15])] }
+    mutating func language() -> Language { [.en, .de, .fr, .pl][weighted([30, 40, 15, 15])] }
 
-    private mutating func given(_ l: Language) -> String { pick(Words.givenStart[l]!) + pick(Words.givenEnd[l]!) }
-    private mutating func surname(_ l: Language) -> String { pick(Words.surnameStart[l]!) + pick(Words.surnameEnd[l]!) }
+    mutating func given(_ l: Language) -> String { pick(Words.givenStart[l]!) + pick(Words.givenEnd[l]!) }
+    mutating func surname(_ l: Language) -> String { pick(Words.surnameStart[l]!) + pick(Words.surnameEnd[l]!) }
 
-    private mutating func person(_ l: Language) -> String {
+    mutating func person(_ l: Language) -> String {
         let g = given(l), s = surname(l)
         switch weighted([6, 2, 1, 1, 1]) {
         case 0: return "\(g) \(s)"
@@ -350,9 +350,9 @@ struct CorpusGenerator {
         }
     }
 
-    private mutating func brand() -> String { pick(Words.brandStart) + pick(Words.brandEnd) }
+    mutating func brand() -> String { pick(Words.brandStart) + pick(Words.brandEnd) }
 
-    private mutating func merchant(_ l: Language) -> String {
+    mutating func merchant(_ l: Language) -> String {
         switch rng.below(5) {
         case 0: return "\(brand()) \(pick(Words.legalForms[l]!))"
         case 1: return "\(pick(Words.shopTypes[l]!)) \(surname(l))"
@@ -362,7 +362,7 @@ struct CorpusGenerator {
         }
     }
 
-    private mutating func postcode(_ l: Language) -> String {
+    mutating func postcode(_ l: Language) -> String {
         switch l {
         case .en: chance(0.5) ? digits(5) : "\(pick(["SW1", "M4", "EC2", "LS6"])) \(int(1...9))\(pick(["AA", "BD", "JX", "QT"]))"
         case .de: chance(0.6) ? "\(int(1...9))\(digits(3))" : "\(int(1...9))\(digits(4))"
@@ -371,7 +371,7 @@ struct CorpusGenerator {
         }
     }
 
-    private mutating func address(_ l: Language) -> String {
+    mutating func address(_ l: Language) -> String {
         let street = pick(Words.streets[l]!), city = pick(Words.cities[l]!), n = int(1...240)
         switch l {
         case .en: return "\(n) \(street), \(city) \(postcode(l))" + (chance(0.3) ? ", United Kingdom" : "")
@@ -382,7 +382,7 @@ struct CorpusGenerator {
     }
 
     /// A German compound of two to four parts with linking -s- or -n- where German has one.
-    private mutating func compound() -> String {
+    mutating func compound() -> String {
         var word = ""
         for i in 0..<weighted([0, 0, 6, 3, 1]) {
             var part = pick(Words.compoundParts)
@@ -399,7 +399,7 @@ struct CorpusGenerator {
         return word
     }
 
-    private mutating func product(_ l: Language) -> String {
+    mutating func product(_ l: Language) -> String {
         switch rng.below(4) {
         case 0 where l == .en: return "\(pick(Words.productAdjectives)) \(pick(Words.products[.en]!)) \(pick(Words.productSpecs))"
         case 1: return "\(pick(Words.products[l]!)), \(pick(Words.productSpecs))"
@@ -409,7 +409,7 @@ struct CorpusGenerator {
         }
     }
 
-    private mutating func email(_ l: Language) -> String {
+    mutating func email(_ l: Language) -> String {
         let local = switch rng.below(4) {
         case 0: "\(given(l)).\(surname(l))"
         case 1: "\(given(l).prefix(1))\(surname(l))"
@@ -419,7 +419,7 @@ struct CorpusGenerator {
         return Self.ascii(local.lowercased()) + "@" + Self.ascii(brand().lowercased()) + pick(Words.tlds)
     }
 
-    private mutating func url() -> String {
+    mutating func url() -> String {
         let host = Self.ascii(brand().lowercased()) + pick(Words.tlds)
         switch rng.below(4) {
         case 0: return "www.\(host)"
@@ -430,7 +430,7 @@ struct CorpusGenerator {
     }
 
     /// Folds the accented letters the word lists use to ASCII, as e-mail addresses do.
-    private static func ascii(_ s: String) -> String {
+    static func ascii(_ s: String) -> String {
         let folds: [Character: String] = [
             "ä": "ae", "ö": "oe", "ü": "ue", "ß": "ss", "é": "e", "è": "e", "ê": "e", "ë": "e", "à": "a", "â": "a",
             "ç": "c", "ô": "o", "î": "i", "ï": "i", "û": "u", "ù": "u", "ą": "a", "ę": "e", "ł": "l", "ń": "n",
@@ -443,7 +443,7 @@ struct CorpusGenerator {
         return out
     }
 
-    private mutating func transaction(_ l: Language) -> String {
+    mutating func transaction(_ l: Language) -> String {
         let (d, m, y) = date()
         let dm = "\(Self.two(d)).\(Self.two(m)).", city = pick(Words.cities[l]!)
         var s: String
@@ -489,11 +489,11 @@ struct CorpusGenerator {
         return s
     }
 
-    private func amountStyle(_ l: Language) -> AmountStyle {
+    func amountStyle(_ l: Language) -> AmountStyle {
         switch l { case .en: .en; case .de: .de; case .fr: .fr; case .pl: .pl }
     }
 
-    private mutating func latinSentence(_ l: Language) -> String {
+    mutating func latinSentence(_ l: Language) -> String {
         fill(pick(Words.sentences[l]!)) { g, key in
             switch key {
             case "no": g.reference()
@@ -509,7 +509,7 @@ struct CorpusGenerator {
         }
     }
 
-    private mutating func description(target: Int, _ sentence: (inout CorpusGenerator) -> String,
+    mutating func description(target: Int, _ sentence: (inout CorpusGenerator) -> String,
                                       separator: String = " ") -> String {
         var s = sentence(&self)
         while s.count < target {
@@ -520,7 +520,7 @@ struct CorpusGenerator {
         return s
     }
 
-    private mutating func latin(_ l: Language) -> String {
+    mutating func latin(_ l: Language) -> String {
         switch weighted([26, 10, 12, 12, 8, 8, 4, 3, 17]) {
         case 0: return transaction(l)
         case 1: return merchant(l)
@@ -536,13 +536,13 @@ struct CorpusGenerator {
 
     // MARK: Greek
 
-    private mutating func greekPerson() -> String {
+    mutating func greekPerson() -> String {
         let g = pick(Words.greekGivenStart) + pick(Words.greekGivenEnd)
         let s = pick(Words.greekSurnameStart) + pick(Words.greekSurnameEnd)
         return chance(0.8) ? "\(g) \(s)" : "\(g.prefix(1)). \(s)"
     }
 
-    private mutating func greekMerchant() -> String {
+    mutating func greekMerchant() -> String {
         switch rng.below(3) {
         case 0: "\(pick(Words.greekShops)) \(pick(Words.greekSurnameStart) + pick(Words.greekSurnameEnd))"
         case 1: "\(pick(Words.greekShops)) \(pick(Words.greekCities)) \(pick(Words.greekLegal))"
@@ -550,7 +550,7 @@ struct CorpusGenerator {
         }
     }
 
-    private mutating func greekSentence() -> String {
+    mutating func greekSentence() -> String {
         fill(pick(Words.greekSentences)) { g, key in
             switch key {
             case "no": g.digits(g.int(4...8))
@@ -565,7 +565,7 @@ struct CorpusGenerator {
         }
     }
 
-    private mutating func greek() -> String {
+    mutating func greek() -> String {
         switch weighted([30, 10, 15, 10, 10, 5, 20]) {
         case 0:
             var s = "\(pick(Words.greekTransactions)) \(dateText(.greek)) \(greekMerchant())"
@@ -582,13 +582,13 @@ struct CorpusGenerator {
 
     // MARK: Cyrillic
 
-    private mutating func cyrPerson() -> String {
+    mutating func cyrPerson() -> String {
         let g = pick(Words.cyrGivenStart) + pick(Words.cyrGivenEnd)
         let s = pick(Words.cyrSurnameStart) + pick(Words.cyrSurnameEnd)
         return chance(0.8) ? "\(g) \(s)" : "\(s) \(g.prefix(1))."
     }
 
-    private mutating func cyrMerchant() -> String {
+    mutating func cyrMerchant() -> String {
         switch rng.below(3) {
         case 0: "\(pick(Words.cyrLegal)) «\(pick(Words.cyrShops)) \(pick(Words.cyrSurnameStart))»"
         case 1: "\(pick(Words.cyrShops)) \(pick(Words.cyrCities))"
@@ -596,7 +596,7 @@ struct CorpusGenerator {
         }
     }
 
-    private mutating func cyrSentence() -> String {
+    mutating func cyrSentence() -> String {
         fill(pick(Words.cyrSentences)) { g, key in
             switch key {
             case "no": g.digits(g.int(4...8))
@@ -611,7 +611,7 @@ struct CorpusGenerator {
         }
     }
 
-    private mutating func cyrillic() -> String {
+    mutating func cyrillic() -> String {
         switch weighted([30, 10, 15, 10, 10, 5, 20]) {
         case 0:
             var s = "\(pick(Words.cyrTransactions)) \(dateText(.cyrillic)) \(chance(0.5) ? cyrMerchant() : cyrPerson())"
@@ -628,23 +628,23 @@ struct CorpusGenerator {
 
     // MARK: CJK
 
-    private mutating func zhPerson() -> String {
+    mutating func zhPerson() -> String {
         pick(Words.zhSurnames) + pick(Words.zhGiven) + (chance(0.6) ? pick(Words.zhGiven) : "")
     }
 
-    private mutating func jaPerson() -> String {
+    mutating func jaPerson() -> String {
         pick(Words.jaFamily) + pick(Words.jaFamily) + (chance(0.6) ? " " : "") + pick(Words.jaGiven)
     }
 
-    private mutating func zhMerchant() -> String {
+    mutating func zhMerchant() -> String {
         (chance(0.5) ? pick(Words.zhCities) : "") + pick(Words.zhBrands) + pick(Words.zhShops)
     }
 
-    private mutating func jaMerchant() -> String {
+    mutating func jaMerchant() -> String {
         (chance(0.3) ? "株式会社" : "") + pick(Words.jaBrands) + pick(Words.jaShops) + (chance(0.4) ? " " + pick(Words.jaCities) + "店" : "")
     }
 
-    private mutating func cjkSentence(japanese: Bool) -> String {
+    mutating func cjkSentence(japanese: Bool) -> String {
         fill(pick(japanese ? Words.jaSentences : Words.zhSentences)) { g, key in
             switch key {
             case "no": g.digits(g.int(6...12))
@@ -658,7 +658,7 @@ struct CorpusGenerator {
         }
     }
 
-    private mutating func chinese() -> String {
+    mutating func chinese() -> String {
         switch weighted([30, 10, 15, 10, 10, 5, 20]) {
         case 0: return "\(dateText(.cjk)) \(pick(Words.zhTransactions)) \(chance(0.6) ? zhMerchant() : zhPerson())" + (chance(0.5) ? " " + amount(.zh) : "")
         case 1: return zhMerchant()
@@ -670,7 +670,7 @@ struct CorpusGenerator {
         }
     }
 
-    private mutating func japanese() -> String {
+    mutating func japanese() -> String {
         switch weighted([30, 10, 15, 10, 10, 5, 20]) {
         case 0: return "\(dateText(.cjk)) \(pick(Words.jaTransactions)) \(chance(0.6) ? jaMerchant() : jaPerson())" + (chance(0.5) ? " " + amount(.ja) : "")
         case 1: return jaMerchant()
@@ -684,13 +684,13 @@ struct CorpusGenerator {
 
     // MARK: Emoji and mixed
 
-    private mutating func flag() -> String {
+    mutating func flag() -> String {
         String(String.UnicodeScalarView(pick(Words.flagRegions).unicodeScalars.map {
             Unicode.Scalar(0x1F1E6 + $0.value - 0x41)!
         }))
     }
 
-    private mutating func oneEmoji() -> String {
+    mutating func oneEmoji() -> String {
         switch weighted([6, 2, 2]) {
         case 0: pick(Words.emoji)
         case 1: pick(Words.emojiZWJ)
@@ -698,13 +698,13 @@ struct CorpusGenerator {
         }
     }
 
-    private mutating func emojis(_ n: Int) -> String {
+    mutating func emojis(_ n: Int) -> String {
         var s = ""
         for _ in 0..<n { s += oneEmoji() }
         return s
     }
 
-    private mutating func emojiText() -> String {
+    mutating func emojiText() -> String {
         let l = language()
         let phrase = fill(pick(Words.emojiPhrases)) { g, key in
             switch key {
@@ -722,7 +722,7 @@ struct CorpusGenerator {
         }
     }
 
-    private mutating func mixed() -> String {
+    mutating func mixed() -> String {
         let l = language()
         switch rng.below(9) {
         case 0: return "\(pick(Words.cyrTransactions)) \(merchant(l).uppercased()) \(pick(Words.cyrCities))" + (chance(0.5) ? " " + amount(.cyrillic) : "")

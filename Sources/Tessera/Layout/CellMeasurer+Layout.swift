@@ -85,109 +85,184 @@ extension CellMeasurer {
     /// still lays out, one cluster per line).
     @inline(__always)
     func textMeasure(_ bytes: UnsafeRawBufferPointer, _ p: CellProgram, style: Int32, width: Int64, maxLines: Int32, includeLines: Bool = false) -> TextMeasurement? {
-        try? textEngine.measure(utf8: bytes, style: p.styles[Int(style)], width: LayoutUnit.points(Swift.max(width, 1)), maxLines: Int(maxLines), includeLines: includeLines)
+        textLayout(bytes, p.styles[Int(style)], width: LayoutUnit.points(Swift.max(width, 1)), maxLines: maxLines, includeLines: includeLines)
     }
 
+    /// Lays out a text of the current row: straight through the engine's layout when the
+    /// row's slots were found valid UTF-8 (`readSlots`), so a text is not validated again
+    /// for every measurement of it; otherwise through `measure`, which validates (nil for
+    /// a text that is not valid UTF-8). Both give the same result for a valid text.
     @inline(__always)
-    func textHeight(_ bytes: UnsafeRawBufferPointer, _ p: CellProgram, style: Int32, width: Int64, maxLines: Int32) -> Int64 {
-        Int64(textMeasure(bytes, p, style: style, width: width, maxLines: maxLines)?.lineCount ?? 1) * p.lineHeights[Int(style)]
+    func textLayout(_ bytes: UnsafeRawBufferPointer, _ style: TextStyle, width: Double, maxLines: Int32, includeLines: Bool) -> TextMeasurement? {
+        if rowIsValidUTF8 && maxLines >= 0 && bytes.count <= TextLayoutEngine.maximumTextBytes {
+            return textEngine.layout(validUTF8: bytes, style: style, width: width, maxLines: Int(maxLines), includeLines: includeLines)
+        }
+        return try? textEngine.measure(utf8: bytes, style: style, width: width, maxLines: Int(maxLines), includeLines: includeLines)
+    }
+
+    /// The height of a text's lines. A text limited to one line is one line whatever it
+    /// holds (a longer one is truncated, an empty or invalid one is one empty line), so it
+    /// is not laid out for its height.
+    /// A text kept in the rows' `CellTextBatch` is laid out from its segments.
+    @inline(__always)
+    func textHeight(_ bytes: UnsafeRawBufferPointer, _ p: CellProgram, style: Int32, width: Int64, maxLines: Int32, slot: Int,
+                    value: Int32, item: Int = 0) -> Int64 {
+        if let log = textLog { return log.height(self, bytes, p, style: style, width: width, maxLines: maxLines, slot: slot) }
+        if maxLines == 1 { return p.lineHeights[Int(style)] }
+        if maxLines >= 0, rowIsValidUTF8, let (batch, t) = batchText(bytes, p, style: style, value: value, item: item) {
+            let lines = batchLines(batch, t, bytes, p.styles[Int(style)], width: LayoutUnit.points(Swift.max(width, 1)), maxLines: Int(maxLines))
+            return Int64(lines) * p.lineHeights[Int(style)]
+        }
+        return Int64(textMeasure(bytes, p, style: style, width: width, maxLines: maxLines)?.lineCount ?? 1) * p.lineHeights[Int(style)]
     }
 
     /// The widest line of a text laid out without a width limit, rounded up to a unit.
     @inline(__always)
-    func textNatural(_ bytes: UnsafeRawBufferPointer, _ p: CellProgram, style: Int32) -> Int64 {
-        guard let m = try? textEngine.measure(utf8: bytes, style: p.styles[Int(style)], width: Self.naturalLayoutWidth, maxLines: 0) else { return 0 }
+    func textNatural(_ bytes: UnsafeRawBufferPointer, _ p: CellProgram, style: Int32, slot: Int, value: Int32, item: Int = 0) -> Int64 {
+        if let log = textLog { return log.natural(self, bytes, p, style: style, slot: slot) }
+        if rowIsValidUTF8, let (batch, t) = batchText(bytes, p, style: style, value: value, item: item) {
+            return batchNatural(batch, t, bytes, p.styles[Int(style)])
+        }
+        guard let m = textLayout(bytes, p.styles[Int(style)], width: Self.naturalLayoutWidth, maxLines: 0, includeLines: false) else { return 0 }
         return Swift.max(LayoutUnit.unitsUp(m.width), 0)
     }
 
     // MARK: Phases
+    //
+    // The phases read the program through pointers to its elements (`p.slots` etc. are
+    // buffers the program owns), so a slot's or column's program is not copied out whole
+    // for each field read.
 
-    /// Phase 1: presence and value-given sizes of every slot of the kind.
+    /// Phase 1: presence and value-given sizes of every slot of the kind. Only a present
+    /// slot's state is written in full; an absent one gets `present = false` and nothing
+    /// reads its other fields.
     func readSlots(_ kp: KindProgram, _ p: CellProgram, _ row: RowValues) {
+        rowIsValidUTF8 = scratch.pointee.trustsRows || row.isValidUTF8
+        let slots = p.slots.baseAddress.unsafelyUnwrapped + Int(kp.slotStart)
+        let state = slotState
         for s in 0..<Int(kp.slotCount) {
-            let sp = p.slots[Int(kp.slotStart) + s]
-            var st = SlotState()
-            if sp.valueIndex >= 0 {
-                let r = row.range(Int(sp.valueIndex))
-                st.start = r.lowerBound
-                st.end = r.upperBound
+            let sp = slots + s
+            let st = state + s
+            guard sp.pointee.placed || sp.pointee.overlay else {
+                st.pointee.present = false
+                continue
             }
-            if sp.placed || sp.overlay {
-                let bytes = row.bytes(st.start..<st.end)
-                switch sp.type {
-                case .text, .button:
-                    st.present = !bytes.isEmpty
-                case .textList:
-                    st.count = Int32(Self.itemCount(bytes))
-                    st.present = st.count > 0
-                case .box:
-                    st.present = sp.always || !bytes.isEmpty
-                    st.width = sp.width
-                    st.height = sp.height
-                    st.natural = sp.width
-                case .image:
-                    st.present = sp.always || !bytes.isEmpty
-                    if sp.flag {
-                        st.natural = 0
-                    } else {
-                        let size = Self.parseImage(bytes, default: sp.imageDefault) ?? (sp.imageDefault, sp.imageDefault)
-                        st.width = size.width
-                        st.height = size.height
-                        st.natural = size.width
-                    }
-                case .boxStack:
-                    let n = bytes.isEmpty ? 0 : Int32(Self.parseDecimal(bytes, allowFraction: false) ?? 0)
-                    st.count = Swift.min(n, sp.max)
-                    st.present = st.count > 0
-                    let n64 = Int64(st.count)
-                    if sp.flag {
-                        st.width = sp.width
-                        st.height = n64 * sp.height + (n64 - 1) * sp.gap
-                    } else {
-                        st.width = n64 * sp.width + (n64 - 1) * sp.gap
-                        st.height = sp.height
-                    }
-                    st.natural = st.width
+            var start = 0, end = 0
+            if sp.pointee.valueIndex >= 0 {
+                let r = row.range(Int(sp.pointee.valueIndex))
+                start = r.lowerBound
+                end = r.upperBound
+            }
+            let bytes = row.bytes(start..<end)
+            var new = SlotState()
+            new.start = start
+            new.end = end
+            switch sp.pointee.type {
+            case .text, .button:
+                guard !bytes.isEmpty else {
+                    st.pointee.present = false
+                    continue
                 }
+                new.present = true
+            case .textList:
+                new.count = Int32(Self.itemCount(bytes))
+                guard new.count > 0 else {
+                    st.pointee.present = false
+                    continue
+                }
+                new.present = true
+            case .box:
+                guard sp.pointee.always || !bytes.isEmpty else {
+                    st.pointee.present = false
+                    continue
+                }
+                new.present = true
+                new.width = sp.pointee.width
+                new.height = sp.pointee.height
+                new.natural = sp.pointee.width
+            case .image:
+                guard sp.pointee.always || !bytes.isEmpty else {
+                    st.pointee.present = false
+                    continue
+                }
+                new.present = true
+                if sp.pointee.flag {
+                    new.natural = 0
+                } else {
+                    let d = sp.pointee.imageDefault
+                    let size = Self.parseImage(bytes, default: d) ?? (d, d)
+                    new.width = size.width
+                    new.height = size.height
+                    new.natural = size.width
+                }
+            case .boxStack:
+                let n = bytes.isEmpty ? 0 : Int32(Self.parseDecimal(bytes, allowFraction: false) ?? 0)
+                new.count = Swift.min(n, sp.pointee.max)
+                guard new.count > 0 else {
+                    st.pointee.present = false
+                    continue
+                }
+                new.present = true
+                let n64 = Int64(new.count)
+                if sp.pointee.flag {
+                    new.width = sp.pointee.width
+                    new.height = n64 * sp.pointee.height + (n64 - 1) * sp.pointee.gap
+                } else {
+                    new.width = n64 * sp.pointee.width + (n64 - 1) * sp.pointee.gap
+                    new.height = sp.pointee.height
+                }
+                new.natural = new.width
             }
-            slotState[s] = st
+            st.pointee = new
         }
     }
 
     /// A present slot's natural width, measured once.
-    func natural(_ s: Int, _ sp: SlotProgram, _ p: CellProgram, _ row: RowValues) -> Int64 {
-        let st = slotState[s]
-        if st.natural >= 0 { return st.natural }
+    func natural(_ s: Int, _ sp: UnsafePointer<SlotProgram>, _ p: CellProgram, _ row: RowValues) -> Int64 {
+        let st = slotState + s
+        if st.pointee.natural >= 0 { return st.pointee.natural }
         var w: Int64 = 0
-        switch sp.type {
+        let start = st.pointee.start, end = st.pointee.end
+        switch sp.pointee.type {
         case .text:
-            w = textNatural(row.bytes(st.start..<st.end), p, style: sp.style)
+            w = textNatural(row.bytes(start..<end), p, style: sp.pointee.style, slot: s, value: sp.pointee.valueIndex)
         case .textList:
-            var from = st.start
-            while let item = Self.nextItem(row.utf8, from: from, end: st.end) {
-                w = Swift.max(w, textNatural(row.bytes(item), p, style: sp.style))
+            var from = start, k = 0
+            while let item = Self.nextItem(row.utf8, from: from, end: end) {
+                w = Swift.max(w, textNatural(row.bytes(item), p, style: sp.pointee.style, slot: s, value: sp.pointee.valueIndex, item: k))
                 from = item.upperBound + 1
+                k += 1
             }
         case .button:
-            w = textNatural(row.bytes(st.start..<st.end), p, style: sp.style) + 2 * sp.paddingHorizontal
+            w = textNatural(row.bytes(start..<end), p, style: sp.pointee.style, slot: s, value: sp.pointee.valueIndex) + 2 * sp.pointee.paddingHorizontal
         default: break
         }
-        slotState[s].natural = w
+        st.pointee.natural = w
         return w
     }
 
     /// The widest present item of a column.
-    func columnNatural(_ c: ColumnProgram, _ kp: KindProgram, _ p: CellProgram, _ row: RowValues) -> Int64 {
+    func columnNatural(_ c: UnsafePointer<ColumnProgram>, _ kp: KindProgram, _ p: CellProgram, _ row: RowValues) -> Int64 {
         var w: Int64 = 0
-        for i in 0..<Int(c.itemCount) {
-            let s = Int(p.items[Int(c.itemStart) + i].slot)
+        let items = p.items.baseAddress.unsafelyUnwrapped + Int(c.pointee.itemStart)
+        let slots = p.slots.baseAddress.unsafelyUnwrapped + Int(kp.slotStart)
+        for i in 0..<Int(c.pointee.itemCount) {
+            let s = Int(items[i].slot)
             guard slotState[s].present else { continue }
-            let sp = p.slots[Int(kp.slotStart) + s]
+            let sp = slots + s
             // A fill button takes the column's width and asks for none.
-            if sp.type == .button && sp.flag { continue }
+            if sp.pointee.type == .button && sp.pointee.flag { continue }
             w = Swift.max(w, natural(s, sp, p, row))
         }
         return w
+    }
+
+    /// Whether any item of a column is present.
+    @inline(__always)
+    func anyPresent(_ c: UnsafePointer<ColumnProgram>, _ p: CellProgram) -> Bool {
+        let items = p.items.baseAddress.unsafelyUnwrapped + Int(c.pointee.itemStart)
+        for i in 0..<Int(c.pointee.itemCount) where slotState[Int(items[i].slot)].present { return true }
+        return false
     }
 
     /// The cell width of a row: the content width, a grid item's own width, or a "content"
@@ -200,15 +275,14 @@ extension CellMeasurer {
         default:
             readSlots(kp, p, row)
             var total = kp.padLeading + kp.padTrailing
-            var previous: ColumnProgram? = nil
+            var previous: UnsafePointer<ColumnProgram>? = nil
+            let columns = p.columns.baseAddress.unsafelyUnwrapped + Int(kp.columnStart)
             for ci in 0..<Int(kp.columnCount) {
-                let c = p.columns[Int(kp.columnStart) + ci]
-                var present = c.mode == .fill
-                for i in 0..<Int(c.itemCount) where slotState[Int(p.items[Int(c.itemStart) + i].slot)].present { present = true }
-                guard present else { continue }
-                if let prev = previous { total += Self.gap(prev.spaceAfter, c.spaceBefore, kp.columnGap) }
-                var w = c.mode == .fixed ? c.fixed : columnNatural(c, kp, p, row)
-                if c.mode == .fit && c.maxMode == 1 { w = Swift.min(w, c.maxLength) }
+                let c = columns + ci
+                guard c.pointee.mode == .fill || anyPresent(c, p) else { continue }
+                if let prev = previous { total += Self.gap(prev.pointee.spaceAfter, c.pointee.spaceBefore, kp.columnGap) }
+                var w = c.pointee.mode == .fixed ? c.pointee.fixed : columnNatural(c, kp, p, row)
+                if c.pointee.mode == .fit && c.pointee.maxMode == 1 { w = Swift.min(w, c.pointee.maxLength) }
                 total += w
                 previous = c
             }
@@ -221,107 +295,115 @@ extension CellMeasurer {
         readSlots(kp, p, row)
         let columnCount = Int(kp.columnCount)
         let inner = width - kp.padLeading - kp.padTrailing
+        let columns = p.columns.baseAddress.unsafelyUnwrapped + Int(kp.columnStart)
+        let slots = p.slots.baseAddress.unsafelyUnwrapped + Int(kp.slotStart)
+        let state = columnState
 
         // Columns present, fixed and fit widths, gaps between present columns.
         var used: Int64 = 0
         var previous = -1
         for ci in 0..<columnCount {
-            let c = p.columns[Int(kp.columnStart) + ci]
+            let c = columns + ci
             var cs = ColumnState()
-            cs.present = c.mode == .fill
-            for i in 0..<Int(c.itemCount) where slotState[Int(p.items[Int(c.itemStart) + i].slot)].present { cs.present = true }
+            cs.present = c.pointee.mode == .fill || anyPresent(c, p)
             if cs.present {
-                if previous >= 0 { used += Self.gap(p.columns[Int(kp.columnStart) + previous].spaceAfter, c.spaceBefore, kp.columnGap) }
-                switch c.mode {
+                if previous >= 0 { used += Self.gap(columns[previous].spaceAfter, c.pointee.spaceBefore, kp.columnGap) }
+                switch c.pointee.mode {
                 case .fixed:
-                    cs.width = c.fixed
+                    cs.width = c.pointee.fixed
                 case .fit:
                     var w = columnNatural(c, kp, p, row)
-                    if c.maxMode == 1 { w = Swift.min(w, c.maxLength) }
-                    if c.maxMode == 2 { w = Swift.min(w, Swift.max(Int64((c.maxFraction * Double(inner)).rounded()), 0)) }
+                    if c.pointee.maxMode == 1 { w = Swift.min(w, c.pointee.maxLength) }
+                    if c.pointee.maxMode == 2 { w = Swift.min(w, Swift.max(Int64((c.pointee.maxFraction * Double(inner)).rounded()), 0)) }
                     cs.width = w
                 default: break
                 }
                 used += cs.width
                 previous = ci
             }
-            columnState[ci] = cs
+            state[ci] = cs
         }
         // The flexible width: fractions of it, and the rest to the fill column.
         let flexible = Swift.max(inner - used, 0)
         var fractions: Int64 = 0
         var fill = 0
-        for ci in 0..<columnCount where columnState[ci].present {
-            let c = p.columns[Int(kp.columnStart) + ci]
-            if c.mode == .fraction {
-                let w = Int64((c.fraction * Double(flexible)).rounded())
-                columnState[ci].width = w
+        for ci in 0..<columnCount where state[ci].present {
+            let c = columns + ci
+            if c.pointee.mode == .fraction {
+                let w = Int64((c.pointee.fraction * Double(flexible)).rounded())
+                state[ci].width = w
                 fractions += w
-            } else if c.mode == .fill {
+            } else if c.pointee.mode == .fill {
                 fill = ci
             }
         }
-        columnState[fill].width = Swift.max(flexible - fractions, 0)
+        state[fill].width = Swift.max(flexible - fractions, 0)
 
         // Item heights at their column's width; column heights.
         var tallest: Int64 = 0
-        for ci in 0..<columnCount where columnState[ci].present {
-            let c = p.columns[Int(kp.columnStart) + ci]
-            let columnWidth = columnState[ci].width
+        for ci in 0..<columnCount where state[ci].present {
+            let c = columns + ci
+            let items = p.items.baseAddress.unsafelyUnwrapped + Int(c.pointee.itemStart)
+            let columnWidth = state[ci].width
             var h: Int64 = 0
             var previousItem = -1
-            for i in 0..<Int(c.itemCount) {
-                let item = p.items[Int(c.itemStart) + i]
-                let s = Int(item.slot)
+            for i in 0..<Int(c.pointee.itemCount) {
+                let s = Int(items[i].slot)
                 guard slotState[s].present else { continue }
-                if previousItem >= 0 { h += Self.gap(p.items[Int(c.itemStart) + previousItem].spaceAfter, item.spaceBefore, c.gap) }
-                h += itemHeight(s, p.slots[Int(kp.slotStart) + s], p, row, columnWidth: columnWidth)
+                if previousItem >= 0 { h += Self.gap(items[previousItem].spaceAfter, items[i].spaceBefore, c.pointee.gap) }
+                h += itemHeight(s, slots + s, p, row, columnWidth: columnWidth)
                 previousItem = i
             }
-            columnState[ci].height = h
+            state[ci].height = h
             tallest = Swift.max(tallest, h)
         }
         return Swift.max(kp.padTop + tallest + kp.padBottom, kp.minHeight)
     }
 
     /// Lays out one present item at its column's width: sets its width and height.
-    func itemHeight(_ s: Int, _ sp: SlotProgram, _ p: CellProgram, _ row: RowValues, columnWidth: Int64) -> Int64 {
+    func itemHeight(_ s: Int, _ sp: UnsafePointer<SlotProgram>, _ p: CellProgram, _ row: RowValues, columnWidth: Int64) -> Int64 {
         // A fit button needs its natural width, which is kept in the state: measure it first.
-        let buttonNatural = sp.type == .button && !sp.flag ? natural(s, sp, p, row) : 0
-        var st = slotState[s]
-        switch sp.type {
+        let type = sp.pointee.type
+        let buttonNatural = type == .button && !sp.pointee.flag ? natural(s, sp, p, row) : 0
+        let st = slotState + s
+        switch type {
         case .text:
-            st.width = columnWidth
-            st.height = textHeight(row.bytes(st.start..<st.end), p, style: sp.style, width: columnWidth, maxLines: sp.maxLines)
+            st.pointee.width = columnWidth
+            st.pointee.height = textHeight(row.bytes(st.pointee.start..<st.pointee.end), p, style: sp.pointee.style, width: columnWidth,
+                                           maxLines: sp.pointee.maxLines, slot: s, value: sp.pointee.valueIndex)
         case .textList:
-            st.width = columnWidth
-            var h: Int64 = 0, first = true
-            var from = st.start
-            while let item = Self.nextItem(row.utf8, from: from, end: st.end) {
-                if !first { h += sp.gap }
-                h += textHeight(row.bytes(item), p, style: sp.style, width: columnWidth, maxLines: sp.maxLines)
-                first = false
+            st.pointee.width = columnWidth
+            var h: Int64 = 0, k = 0
+            var from = st.pointee.start
+            let end = st.pointee.end
+            while let item = Self.nextItem(row.utf8, from: from, end: end) {
+                if k > 0 { h += sp.pointee.gap }
+                h += textHeight(row.bytes(item), p, style: sp.pointee.style, width: columnWidth, maxLines: sp.pointee.maxLines, slot: s,
+                                value: sp.pointee.valueIndex, item: k)
+                k += 1
                 from = item.upperBound + 1
             }
-            st.height = h
+            st.pointee.height = h
         case .button:
-            st.width = sp.flag ? columnWidth : Swift.min(buttonNatural, columnWidth)
-            if sp.buttonHeight >= 0 {
-                st.height = sp.buttonHeight
+            let width = sp.pointee.flag ? columnWidth : Swift.min(buttonNatural, columnWidth)
+            st.pointee.width = width
+            if sp.pointee.buttonHeight >= 0 {
+                st.pointee.height = sp.pointee.buttonHeight
             } else {
-                let label = textHeight(row.bytes(st.start..<st.end), p, style: sp.style, width: st.width - 2 * sp.paddingHorizontal, maxLines: sp.maxLines)
-                st.height = label + 2 * sp.paddingVertical
+                let label = textHeight(row.bytes(st.pointee.start..<st.pointee.end), p, style: sp.pointee.style,
+                                       width: width - 2 * sp.pointee.paddingHorizontal, maxLines: sp.pointee.maxLines, slot: s,
+                                       value: sp.pointee.valueIndex)
+                st.pointee.height = label + 2 * sp.pointee.paddingVertical
             }
         case .image:
-            if sp.flag {
-                let side = Swift.min(Swift.max(columnWidth, sp.imageMin), sp.imageMax)
-                st.width = side
-                st.height = side
+            if sp.pointee.flag {
+                let side = Swift.min(Swift.max(columnWidth, sp.pointee.imageMin), sp.pointee.imageMax)
+                st.pointee.width = side
+                st.pointee.height = side
             }
         case .box, .boxStack:
             break
         }
-        slotState[s] = st
-        return st.height
+        return st.pointee.height
     }
 }

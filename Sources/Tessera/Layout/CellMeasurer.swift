@@ -18,11 +18,51 @@ public final class CellMeasurer {
     public private(set) var environment: LayoutEnvironment
 
     var program: CellProgram
-    /// Per-row working state, sized for the program's largest kind.
-    var slotState: UnsafeMutablePointer<SlotState>
-    var columnState: UnsafeMutablePointer<ColumnState>
-    private var slotCapacity: Int
-    private var columnCapacity: Int
+    /// Per-row working state and other mutable scratch, behind a pointer: one thread at a
+    /// time uses a measurer, and reaching the state through a pointer avoids a dynamic
+    /// exclusivity check on every access of a stored property.
+    let scratch: UnsafeMutablePointer<Scratch>
+
+    struct Scratch {
+        /// Per-row working state, sized for the program's largest kind.
+        var slotState: UnsafeMutablePointer<SlotState>
+        var columnState: UnsafeMutablePointer<ColumnState>
+        var slotCapacity: Int
+        var columnCapacity: Int
+        /// The row being measured holds valid UTF-8 in every slot (set by `readSlots`).
+        var rowIsValidUTF8 = false
+        /// The rows being measured were validated by the caller (`heights(...,
+        /// rowsAreValidUTF8:)`): `readSlots` does not check them again.
+        var trustsRows = false
+        /// Benchmark support (`CellTextLog`); nil in normal use.
+        var textLog: CellTextLog? = nil
+        /// The buffer of the row a text log is recording (request ranges are offsets into it).
+        var currentRowBase: UnsafeRawPointer? = nil
+        /// The prepared texts of the rows being measured (`heights(..., texts:)`) and the
+        /// row's position in them.
+        var batch: CellTextBatch.View? = nil
+        var batchRow = 0
+    }
+
+    var slotState: UnsafeMutablePointer<SlotState> { @inline(__always) get { scratch.pointee.slotState } }
+    var columnState: UnsafeMutablePointer<ColumnState> { @inline(__always) get { scratch.pointee.columnState } }
+    var rowIsValidUTF8: Bool {
+        @inline(__always) get { scratch.pointee.rowIsValidUTF8 }
+        @inline(__always) set { scratch.pointee.rowIsValidUTF8 = newValue }
+    }
+    var currentRowBase: UnsafeRawPointer? {
+        get { scratch.pointee.currentRowBase }
+        set { scratch.pointee.currentRowBase = newValue }
+    }
+    /// Benchmark support: records the row's text measurements or replays given answers
+    /// (`CellTextLog`); nil in normal use.
+    @_spi(Benchmarks) public var textLog: CellTextLog? {
+        @inline(__always) get { scratch.pointee.textLog }
+        set { scratch.pointee.textLog = newValue }
+    }
+    /// Per kind (profile order): whether its rows may measure differently than in the
+    /// environment before the last `setEnvironment` (all true at first).
+    private var changedKinds: [Bool]
     /// Styles built for recent (platform, font scale) pairs, so switching back reuses their
     /// identities and with them the text caches' entries.
     private var styleCache: [(platform: LayoutEnvironment.Platform, scale: Double, styles: [TextStyle])] = []
@@ -39,19 +79,25 @@ public final class CellMeasurer {
         let styles = try CellProgram.makeStyles(profile, platform: environment.platform, fontScale: environment.fontScale)
         program = try CellProgram(profile: profile, environment: environment, styles: styles)
         styleCache = [(environment.platform, environment.fontScale, styles)]
-        slotCapacity = Swift.max(program.maxSlots, 1)
-        columnCapacity = Swift.max(program.maxColumns, 1)
-        slotState = .allocate(capacity: slotCapacity)
-        slotState.initialize(repeating: SlotState(), count: slotCapacity)
-        columnState = .allocate(capacity: columnCapacity)
-        columnState.initialize(repeating: ColumnState(), count: columnCapacity)
+        changedKinds = [Bool](repeating: true, count: profile.kinds.count)
+        let slotCapacity = Swift.max(program.maxSlots, 1)
+        let columnCapacity = Swift.max(program.maxColumns, 1)
+        let slots = UnsafeMutablePointer<SlotState>.allocate(capacity: slotCapacity)
+        slots.initialize(repeating: SlotState(), count: slotCapacity)
+        let columns = UnsafeMutablePointer<ColumnState>.allocate(capacity: columnCapacity)
+        columns.initialize(repeating: ColumnState(), count: columnCapacity)
+        scratch = .allocate(capacity: 1)
+        scratch.initialize(to: Scratch(slotState: slots, columnState: columns, slotCapacity: slotCapacity, columnCapacity: columnCapacity))
     }
 
     deinit {
-        slotState.deinitialize(count: slotCapacity)
-        slotState.deallocate()
-        columnState.deinitialize(count: columnCapacity)
-        columnState.deallocate()
+        let s = scratch.pointee
+        s.slotState.deinitialize(count: s.slotCapacity)
+        s.slotState.deallocate()
+        s.columnState.deinitialize(count: s.columnCapacity)
+        s.columnState.deallocate()
+        scratch.deinitialize(count: 1)
+        scratch.deallocate()
     }
 
     /// The width class the environment's width falls in.
@@ -71,22 +117,33 @@ public final class CellMeasurer {
             styleCache.append((environment.platform, environment.fontScale, styles))
             if styleCache.count > 8 { styleCache.removeFirst() }
         }
-        if next.maxSlots > slotCapacity {
-            slotState.deinitialize(count: slotCapacity)
-            slotState.deallocate()
-            slotCapacity = next.maxSlots
-            slotState = .allocate(capacity: slotCapacity)
-            slotState.initialize(repeating: SlotState(), count: slotCapacity)
+        if next.maxSlots > scratch.pointee.slotCapacity {
+            scratch.pointee.slotState.deinitialize(count: scratch.pointee.slotCapacity)
+            scratch.pointee.slotState.deallocate()
+            scratch.pointee.slotCapacity = next.maxSlots
+            scratch.pointee.slotState = .allocate(capacity: next.maxSlots)
+            scratch.pointee.slotState.initialize(repeating: SlotState(), count: next.maxSlots)
         }
-        if next.maxColumns > columnCapacity {
-            columnState.deinitialize(count: columnCapacity)
-            columnState.deallocate()
-            columnCapacity = next.maxColumns
-            columnState = .allocate(capacity: columnCapacity)
-            columnState.initialize(repeating: ColumnState(), count: columnCapacity)
+        if next.maxColumns > scratch.pointee.columnCapacity {
+            scratch.pointee.columnState.deinitialize(count: scratch.pointee.columnCapacity)
+            scratch.pointee.columnState.deallocate()
+            scratch.pointee.columnCapacity = next.maxColumns
+            scratch.pointee.columnState = .allocate(capacity: next.maxColumns)
+            scratch.pointee.columnState.initialize(repeating: ColumnState(), count: next.maxColumns)
         }
+        changedKinds = (0..<profile.kinds.count).map { !next.sameLayout(kind: $0, as: program) }
         program = next
         self.environment = environment
+    }
+
+    /// Whether rows of the kind with this code may measure differently than in the
+    /// environment before the last `setEnvironment` (true before any change and for an
+    /// unknown code). False means every row of the kind keeps its height: nothing the
+    /// kind's layout depends on changed (an edit-mode toggle for a kind without an
+    /// edit-mode variant, say), so a bulk re-measurement can skip those rows.
+    public func layoutChanged(kind code: UInt16) -> Bool {
+        let k = profile.kindIndex(code)
+        return k < 0 || changedKinds[k]
     }
 
     /// Checks the compiled program and the scratch space (debug builds with
@@ -94,7 +151,7 @@ public final class CellMeasurer {
     public func _checkInvariants() {
         #if TESSERA_INVARIANTS
         program._checkInvariants()
-        precondition(program.maxSlots <= slotCapacity && program.maxColumns <= columnCapacity)
+        precondition(program.maxSlots <= scratch.pointee.slotCapacity && program.maxColumns <= scratch.pointee.columnCapacity)
         precondition(program.kinds.count == profile.kinds.count)
         textEngine._checkInvariants()
         #endif
@@ -119,12 +176,35 @@ public final class CellMeasurer {
     ///   `kinds.count * slotsPerRow + 1` entries.
     public func heights(kinds: UnsafeBufferPointer<UInt16>, utf8: UnsafeRawBufferPointer, offsets: UnsafeBufferPointer<Int>, slotsPerRow: Int,
                         into results: UnsafeMutableBufferPointer<Double>) throws(TesseraError) {
+        try heights(kinds: kinds, utf8: utf8, offsets: offsets, slotsPerRow: slotsPerRow, into: results, rowsAreValidUTF8: false)
+    }
+
+    /// `heights(kinds:utf8:offsets:slotsPerRow:into:)` for a caller that has already
+    /// checked that every slot of every row is valid UTF-8 with in-bounds, non-decreasing
+    /// offsets (`RowStore` does when rows are inserted; `validate` does): with
+    /// `rowsAreValidUTF8` the rows are not checked again. Other rows must not be passed
+    /// that way.
+    ///
+    /// With `onlyChangedKinds`, rows of kinds whose layout did not change with the last
+    /// `setEnvironment` (`layoutChanged(kind:)` false) are skipped and keep the heights
+    /// `results` holds for them.
+    @_spi(Benchmarks)
+    public func heights(kinds: UnsafeBufferPointer<UInt16>, utf8: UnsafeRawBufferPointer, offsets: UnsafeBufferPointer<Int>, slotsPerRow: Int,
+                        into results: UnsafeMutableBufferPointer<Double>, rowsAreValidUTF8: Bool, onlyChangedKinds: Bool = false) throws(TesseraError) {
         guard results.count >= kinds.count else { throw .bufferTooSmall(needed: kinds.count, capacity: results.count) }
         let expected = kinds.count * Swift.max(slotsPerRow, 0) + 1
         guard slotsPerRow >= 0, offsets.count == expected else { throw .columnLengthMismatch(column: "offsets", expected: expected, actual: offsets.count) }
-        for r in 0..<kinds.count {
-            let slice = UnsafeBufferPointer(rebasing: offsets[r * slotsPerRow...(r + 1) * slotsPerRow])
-            results[r] = height(kind: kinds[r], utf8: utf8, slotOffsets: slice)
+        scratch.pointee.trustsRows = rowsAreValidUTF8
+        defer { scratch.pointee.trustsRows = false }
+        let p = program
+        let skips = onlyChangedKinds && changedKinds.contains(false)
+        withExtendedLifetime(p) {
+            for r in 0..<kinds.count {
+                if skips, !layoutChanged(kind: kinds[r]) { continue }
+                let slice = UnsafeBufferPointer(rebasing: offsets[r * slotsPerRow...(r + 1) * slotsPerRow])
+                scratch.pointee.batchRow = r
+                results[r] = LayoutUnit.points(heightUnits(kind: kinds[r], RowValues(utf8: utf8, offsets: slice), p))
+            }
         }
     }
 
@@ -141,9 +221,13 @@ public final class CellMeasurer {
     }
 
     func heightUnits(kind: UInt16, _ row: RowValues) -> Int64 {
+        heightUnits(kind: kind, row, program)
+    }
+
+    @inline(__always)
+    func heightUnits(kind: UInt16, _ row: RowValues, _ p: CellProgram) -> Int64 {
         let k = profile.kindIndex(kind)
         guard k >= 0 else { return 0 }
-        let p = program
         let kp = p.kinds[k]
         return layoutRow(kp, p, row, cellWidth: cellWidthUnits(kp, p, row))
     }
@@ -167,6 +251,26 @@ struct RowValues {
 
     @inline(__always)
     func bytes(_ r: Range<Int>) -> UnsafeRawBufferPointer { UnsafeRawBufferPointer(rebasing: utf8[r]) }
+
+    /// Whether every slot is valid UTF-8, checked in one pass over the row's bytes: the
+    /// offsets are in bounds and non-decreasing, the bytes from the first slot's start to
+    /// the last slot's end are valid UTF-8, and no slot boundary falls inside a scalar (a
+    /// valid sequence cut where no continuation byte follows leaves valid pieces). False
+    /// when any of this fails; callers then validate text by text.
+    var isValidUTF8: Bool {
+        let n = offsets.count
+        guard n >= 2 else { return true }
+        let lo = offsets[0], hi = offsets[n - 1]
+        guard lo >= 0, hi <= utf8.count else { return false }
+        var previous = lo
+        for i in 1..<n {
+            let o = offsets[i]
+            guard previous <= o else { return false }
+            if o < hi && utf8[o] & 0xC0 == 0x80 { return false }
+            previous = o
+        }
+        return firstInvalidUTF8Byte(UnsafeRawBufferPointer(rebasing: utf8[lo..<hi])) == nil
+    }
 
     /// Calls `body` with strings as one UTF-8 buffer and slot offsets (the convenience forms).
     static func withThrowing<R>(_ slots: [String], _ body: (RowValues) throws(TesseraError) -> R) throws(TesseraError) -> R {

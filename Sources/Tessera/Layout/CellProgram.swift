@@ -14,7 +14,7 @@ let undefinedSpace: Int64 = -1
 
 /// One kind compiled for one environment. Ranges index the program's flat arrays; all
 /// lengths are in 1/64 pt.
-struct KindProgram {
+struct KindProgram: Equatable {
     var slotStart: Int32 = 0, slotCount: Int32 = 0
     var columnStart: Int32 = 0, columnCount: Int32 = 0
     var overlayStart: Int32 = 0, overlayCount: Int32 = 0
@@ -38,7 +38,7 @@ struct KindProgram {
     var groupMinimum: Int32 = 0
 }
 
-struct SlotProgram {
+struct SlotProgram: Equatable {
     var type: SlotType = .text
     /// -1: the slot reads no value.
     var valueIndex: Int32 = -1
@@ -68,7 +68,7 @@ struct SlotProgram {
 
 enum ColumnWidthMode: UInt8 { case fit, fill, fixed, fraction }
 
-struct ColumnProgram {
+struct ColumnProgram: Equatable {
     var itemStart: Int32 = 0, itemCount: Int32 = 0
     var mode: ColumnWidthMode = .fit
     var fixed: Int64 = 0
@@ -83,12 +83,12 @@ struct ColumnProgram {
     var spaceBefore: Int64 = undefinedSpace, spaceAfter: Int64 = undefinedSpace
 }
 
-struct ItemProgram {
+struct ItemProgram: Equatable {
     var slot: Int32
     var spaceBefore: Int64, spaceAfter: Int64
 }
 
-struct OverlayProgram {
+struct OverlayProgram: Equatable {
     var slot: Int32
     /// -1: the cell.
     var anchor: Int32
@@ -107,19 +107,23 @@ struct GridProgram {
 
 /// Every kind of a profile compiled for one environment: flat arrays of plain values, no
 /// strings, dictionaries or closures, so measuring a row only walks them. Immutable once
-/// built (a new environment builds a new program).
+/// built (a new environment builds a new program). The arrays are buffers the program
+/// owns: reading them retains nothing, and their indexes come from the program itself
+/// (`_checkInvariants` checks them).
 final class CellProgram {
-    let kinds: [KindProgram]
-    let slots: [SlotProgram]
-    let valueSlots: [Int32]
-    let columns: [ColumnProgram]
-    let items: [ItemProgram]
-    let overlays: [OverlayProgram]
+    let kinds: UnsafeBufferPointer<KindProgram>
+    let slots: UnsafeBufferPointer<SlotProgram>
+    let valueSlots: UnsafeBufferPointer<Int32>
+    let columns: UnsafeBufferPointer<ColumnProgram>
+    let items: UnsafeBufferPointer<ItemProgram>
+    let overlays: UnsafeBufferPointer<OverlayProgram>
     /// Exclusive rules: `ruleRanges[i]` is a range of `ruleSlots` (local slot indexes).
-    let ruleRanges: [Range<Int32>]
-    let ruleSlots: [Int32]
-    let styles: [TextStyle]
-    let lineHeights: [Int64]
+    let ruleRanges: UnsafeBufferPointer<Range<Int32>>
+    let ruleSlots: UnsafeBufferPointer<Int32>
+    let styles: UnsafeBufferPointer<TextStyle>
+    /// `styles[i].identity`, read without copying the style.
+    let styleIdentities: UnsafeBufferPointer<UInt64>
+    let lineHeights: UnsafeBufferPointer<Int64>
     let width: Int64
     let widthClass: String
     let grid: GridProgram?
@@ -136,8 +140,9 @@ final class CellProgram {
         let platform = env.platform
         let widthClass = model.widthClass(forWidth: env.width)
         let values = env.parameters
-        self.styles = styles
-        lineHeights = model.textStyles.map { LayoutUnit.units($0.resolved(platform).lineHeight * env.fontScale) }
+        self.styles = Self.buffer(styles)
+        styleIdentities = Self.buffer(styles.map(\.identity))
+        lineHeights = Self.buffer(model.textStyles.map { LayoutUnit.units($0.resolved(platform).lineHeight * env.fontScale) })
         width = LayoutUnit.units(env.width)
         self.widthClass = widthClass
 
@@ -291,16 +296,76 @@ final class CellProgram {
             maxSlots = Swift.max(maxSlots, k.slots.count)
             maxColumns = Swift.max(maxColumns, e.layout.columns.count)
         }
-        self.kinds = kinds
-        self.slots = slots
-        self.valueSlots = valueSlots
-        self.columns = columns
-        self.items = items
-        self.overlays = overlays
-        self.ruleRanges = ruleRanges
-        self.ruleSlots = ruleSlots
+        self.kinds = Self.buffer(kinds)
+        self.slots = Self.buffer(slots)
+        self.valueSlots = Self.buffer(valueSlots)
+        self.columns = Self.buffer(columns)
+        self.items = Self.buffer(items)
+        self.overlays = Self.buffer(overlays)
+        self.ruleRanges = Self.buffer(ruleRanges)
+        self.ruleSlots = Self.buffer(ruleSlots)
         self.maxSlots = maxSlots
         self.maxColumns = maxColumns
+    }
+
+    deinit {
+        Self.free(kinds)
+        Self.free(slots)
+        Self.free(valueSlots)
+        Self.free(columns)
+        Self.free(items)
+        Self.free(overlays)
+        Self.free(ruleRanges)
+        Self.free(ruleSlots)
+        Self.free(styles)
+        Self.free(styleIdentities)
+        Self.free(lineHeights)
+    }
+
+    /// A buffer holding a copy of `elements` (never a nil base address).
+    private static func buffer<T>(_ elements: [T]) -> UnsafeBufferPointer<T> {
+        let p = UnsafeMutablePointer<T>.allocate(capacity: Swift.max(elements.count, 1))
+        elements.withUnsafeBufferPointer { if let b = $0.baseAddress { p.initialize(from: b, count: $0.count) } }
+        return UnsafeBufferPointer(start: p, count: elements.count)
+    }
+
+    private static func free<T>(_ buffer: UnsafeBufferPointer<T>) {
+        let p = UnsafeMutablePointer(mutating: buffer.baseAddress!)
+        p.deinitialize(count: buffer.count)
+        p.deallocate()
+    }
+
+    /// Whether every row of kind `k` measures the same here as in `other` (a program of the
+    /// same profile): the same compiled kind (padding, columns, items, overlays, slot
+    /// programs), cell width, and text styles and line heights for its texts.
+    func sameLayout(kind k: Int, as other: CellProgram) -> Bool {
+        var a = kinds[k], b = other.kinds[k]
+        guard a.gridMode == b.gridMode, a.gridMode != 0 || width == other.width else { return false }
+        let (slotsA, slotsB) = (Int(a.slotStart), Int(b.slotStart))
+        let (columnsA, columnsB) = (Int(a.columnStart), Int(b.columnStart))
+        let (overlaysA, overlaysB) = (Int(a.overlayStart), Int(b.overlayStart))
+        // Positions in the flat arrays may differ; what they hold must not.
+        a.slotStart = 0; b.slotStart = 0; a.columnStart = 0; b.columnStart = 0
+        a.overlayStart = 0; b.overlayStart = 0; a.ruleStart = 0; b.ruleStart = 0; a.valueStart = 0; b.valueStart = 0
+        guard a == b else { return false }
+        for s in 0..<Int(a.slotCount) {
+            let x = slots[slotsA + s], y = other.slots[slotsB + s]
+            guard x == y else { return false }
+            if x.style >= 0 {
+                let i = Int(x.style)
+                guard styleIdentities[i] == other.styleIdentities[i], lineHeights[i] == other.lineHeights[i] else { return false }
+            }
+        }
+        for c in 0..<Int(a.columnCount) {
+            var x = columns[columnsA + c], y = other.columns[columnsB + c]
+            let (itemsX, itemsY) = (Int(x.itemStart), Int(y.itemStart))
+            x.itemStart = 0
+            y.itemStart = 0
+            guard x == y else { return false }
+            for i in 0..<Int(x.itemCount) where items[itemsX + i] != other.items[itemsY + i] { return false }
+        }
+        for o in 0..<Int(a.overlayCount) where overlays[overlaysA + o] != other.overlays[overlaysB + o] { return false }
+        return true
     }
 
     /// The environment errors, before anything is built.

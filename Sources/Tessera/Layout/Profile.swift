@@ -41,6 +41,8 @@ public final class Profile: Sendable {
     let model: ProfileModel
     /// One chain per font family, in `model.fonts` order; faces shared between families.
     let fontChains: [FontChain]
+    /// The font files each family was loaded from (paths, primary first), in `model.fonts` order.
+    let fontFiles: [[String]]
     /// Kind position in `kinds` by code (-1: no such kind).
     let kindByCode: [Int32]
 
@@ -96,15 +98,18 @@ public final class Profile: Sendable {
         // Each file once, however many families name it.
         var loaded: [String: Font] = [:]
         var chains: [FontChain] = []
+        var files: [[String]] = []
         for family in model.fonts {
             var faces: [Font] = []
+            var paths: [String] = []
             for (i, file) in family.files.enumerated() {
+                guard let path = Profile.findFont(file, in: fontDirectories) else {
+                    throw .profileFontNotFound(file: file, directories: fontDirectories)
+                }
+                paths.append(path)
                 if let f = loaded[file] {
                     faces.append(f)
                     continue
-                }
-                guard let path = Profile.findFont(file, in: fontDirectories) else {
-                    throw .profileFontNotFound(file: file, directories: fontDirectories)
                 }
                 do throws(TesseraError) {
                     let font = try Font(path: path)
@@ -115,8 +120,10 @@ public final class Profile: Sendable {
                 }
             }
             chains.append(try FontChain(faces))
+            files.append(paths)
         }
         fontChains = chains
+        fontFiles = files
     }
 
     static func findFont(_ file: String, in directories: [String]) -> String? {

@@ -1,0 +1,145 @@
+import Testing
+@_spi(Benchmarks) @testable import Tessera
+
+/// The measurer's shortcuts must not change a height: a text limited to one line is one
+/// line whatever it holds, and trusted rows measure as validated ones.
+@Suite struct MeasureShortcutTests {
+    static let texts = [
+        "", " ", "a", "Hello world", "ends with a newline\n", "\n", "\n\n\n", "two\nlines", "tab\there",
+        String(repeating: "long words that wrap many times ", count: 40), "Rechnungsbetragsübersichtsvorlage",
+        "日本語のテキストを折り返す", "emoji 🎉🎉🎉 and flags 🇦🇹🇩🇪", "trailing spaces     ", "\u{2028}separator",
+    ]
+
+    @Test func oneLineLimitIsOneLine() throws {
+        let font = try Font(path: "/usr/share/fonts/truetype/roboto/unhinted/RobotoTTF/Roboto-Regular.ttf")
+        let style = try TextStyle(fonts: [font], size: 15, lineHeight: 20)
+        let engine = TextLayoutEngine()
+        for text in Self.texts {
+            for width in [0.015625, 1, 10, 40, 200, 1e6] {
+                #expect(try engine.measure(text, style: style, width: width, maxLines: 1).lineCount == 1, "\(text) at \(width)")
+            }
+        }
+    }
+
+    @Test func trustedRowsMeasureAsChecked() throws {
+        let profile = try Profile.load(path: "Profiles/george.json")
+        let m = try CellMeasurer(profile: profile, environment: LayoutEnvironment(width: 375, platform: .ios))
+        let code = profile.kind(named: "transaction")!.code
+        var text = RowText(slotsPerRow: 5)
+        for t in Self.texts where !t.isEmpty { text.append([t, t, t, t, t]) }
+        let kinds = [UInt16](repeating: code, count: text.offsets.count / 5)
+        var checked = [Double](repeating: 0, count: kinds.count), trusted = checked
+        try kinds.withUnsafeBufferPointer { k in
+            try text.utf8.withUnsafeBytes { u in
+                try text.offsets.withUnsafeBufferPointer { o in
+                    try checked.withUnsafeMutableBufferPointer { try m.heights(kinds: k, utf8: u, offsets: o, slotsPerRow: 5, into: $0) }
+                    try trusted.withUnsafeMutableBufferPointer {
+                        try m.heights(kinds: k, utf8: u, offsets: o, slotsPerRow: 5, into: $0, rowsAreValidUTF8: true)
+                    }
+                }
+            }
+        }
+        #expect(checked == trusted)
+        #expect(checked.allSatisfy { $0 > 0 })
+    }
+}
+
+/// Text batches and skipped kinds give the heights a plain measurement gives.
+@Suite struct CellTextBatchTests {
+    /// Rows of every kind of a profile, with texts long enough to wrap and be truncated.
+    static func rows(_ profile: Profile) -> (kinds: [UInt16], text: RowText) {
+        let words = ["Rechnungsbetragsübersicht", "Kartenzahlung", "BILLA", "DANKT", "1230", "WIEN", "Überweisung", "an",
+                     "Sicherheitsschuhe", "S3", "Gr.", "44", "日本語のテキスト", "Ελληνικά", "emoji", "🎉", "−12,40 EUR"]
+        let spr = profile.kinds.map(\.valueCount).max()!
+        var text = RowText(slotsPerRow: spr)
+        var kinds: [UInt16] = []
+        var seed: UInt64 = 7
+        func next(_ n: Int) -> Int {
+            seed = seed &* 6364136223846793005 &+ 1442695040888963407
+            return Int((seed >> 33) % UInt64(n))
+        }
+        for kind in profile.kinds {
+            for _ in 0..<12 {
+                var values = [String](repeating: "", count: spr)
+                for slot in kind.slots {
+                    guard let v = slot.valueIndex else { continue }
+                    switch slot.type {
+                    case "text", "button":
+                        if slot.isRequired || next(3) > 0 { values[v] = (0..<(1 + next(14))).map { _ in words[next(words.count)] }.joined(separator: " ") }
+                    case "textList":
+                        values[v] = (0..<next(3)).map { _ in words[next(words.count)] }.joined(separator: "\u{1E}")
+                    default: break
+                    }
+                }
+                kinds.append(kind.code)
+                text.append(values)
+            }
+        }
+        return (kinds, text)
+    }
+
+    func heights(_ m: CellMeasurer, _ kinds: [UInt16], _ text: RowText, batch: CellTextBatch?, into results: inout [Double],
+                 onlyChanged: Bool = false) throws {
+        try kinds.withUnsafeBufferPointer { k in
+            try text.utf8.withUnsafeBytes { u in
+                try text.offsets.withUnsafeBufferPointer { o in
+                    try results.withUnsafeMutableBufferPointer { r in
+                        if let batch {
+                            try m.heights(kinds: k, utf8: u, offsets: o, slotsPerRow: text.slotsPerRow, texts: batch, into: r, onlyChangedKinds: onlyChanged)
+                        } else {
+                            try m.heights(kinds: k, utf8: u, offsets: o, slotsPerRow: text.slotsPerRow, into: r)
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    @Test(arguments: ["george", "fiori-android", "fiori-ios", "fiori-ios-collection"])
+    func batchHeightsEqualPlainHeights(_ name: String) throws {
+        let profile = try Profile.load(path: "Profiles/\(name).json")
+        let (kinds, text) = Self.rows(profile)
+        let platform = profile.platforms[0]
+        let m = try CellMeasurer(profile: profile, environment: LayoutEnvironment(width: 375, platform: platform))
+        let batch = try kinds.withUnsafeBufferPointer { k in
+            try text.utf8.withUnsafeBytes { u in
+                try text.offsets.withUnsafeBufferPointer { o in try m.prepareTexts(kinds: k, utf8: u, offsets: o, slotsPerRow: text.slotsPerRow) }
+            }
+        }
+        #expect(batch.textCount > 0)
+        let environments = [
+            LayoutEnvironment(width: 375, platform: platform), LayoutEnvironment(width: 1024, platform: platform),
+            LayoutEnvironment(width: 375, platform: platform, editMode: true), LayoutEnvironment(width: 320, platform: platform, fontScale: 1.3),
+            LayoutEnvironment(width: 200, platform: platform),
+        ]
+        var previous = [Double](repeating: 0, count: kinds.count)
+        try heights(m, kinds, text, batch: batch, into: &previous)
+        for e in environments {
+            try m.setEnvironment(e)
+            let fresh = try CellMeasurer(profile: profile, environment: e)
+            var plain = [Double](repeating: 0, count: kinds.count)
+            try heights(fresh, kinds, text, batch: nil, into: &plain)
+            var batched = [Double](repeating: 0, count: kinds.count)
+            try heights(m, kinds, text, batch: batch, into: &batched)
+            #expect(batched == plain, "\(name) at \(e)")
+            // Rows of kinds whose layout did not change keep the previous heights, and those are right.
+            var skipping = previous
+            try heights(m, kinds, text, batch: batch, into: &skipping, onlyChanged: true)
+            #expect(skipping == plain, "\(name) skipping unchanged kinds at \(e)")
+            previous = plain
+        }
+    }
+
+    @Test func layoutChangedFollowsVariants() throws {
+        let george = try Profile.load(path: "Profiles/george.json")
+        let m = try CellMeasurer(profile: george, environment: LayoutEnvironment(width: 375, platform: .ios))
+        try m.setEnvironment(LayoutEnvironment(width: 375, platform: .ios, editMode: true))
+        #expect(george.kinds.allSatisfy { !m.layoutChanged(kind: $0.code) }, "no George kind has an edit-mode variant")
+        try m.setEnvironment(LayoutEnvironment(width: 376, platform: .ios, editMode: true))
+        #expect(george.kinds.allSatisfy { m.layoutChanged(kind: $0.code) })
+        let fiori = try Profile.load(path: "Profiles/fiori-ios.json")
+        let f = try CellMeasurer(profile: fiori, environment: LayoutEnvironment(width: 390, platform: .ios))
+        try f.setEnvironment(LayoutEnvironment(width: 390, platform: .ios, editMode: true))
+        #expect(fiori.kinds.allSatisfy { f.layoutChanged(kind: $0.code) })
+    }
+}
