@@ -14,51 +14,32 @@
 ///
 /// One thread at a time, like the measurer (natural widths are filled in on first use).
 public final class CellTextBatch {
+    /// The columns, as plain pointers the batch owns (see `View`).
+    let view: View
+
     /// Rows the batch was prepared for.
-    public let rowCount: Int
-    let slotsPerRow: Int
-    /// Per text style index: the identity of the style the texts were prepared in.
-    let styleIdentities: UnsafeBufferPointer<UInt64>
-    /// Per (row, value index): the index of the slot's first kept text, or -1.
-    let first: UnsafeBufferPointer<Int32>
-    /// Per text: its slot's first text (text-list items follow it), style index, byte
-    /// length, segments (`segmentStart[t] ..< segmentStart[t + 1]`), widest segment and
-    /// natural width in 1/64 pt (-1 until first asked for).
-    let head: UnsafeBufferPointer<Int32>
-    let style: UnsafeBufferPointer<Int32>
-    let length: UnsafeBufferPointer<Int32>
-    let segmentStart: UnsafeBufferPointer<Int32>
-    let widest: UnsafeBufferPointer<Float>
-    let natural: UnsafeMutableBufferPointer<Int64>
-    let segments: UnsafeBufferPointer<PreparedSegment>
+    public var rowCount: Int { view.rowCount }
+    var slotsPerRow: Int { view.slotsPerRow }
 
     init(rowCount: Int, slotsPerRow: Int, styleIdentities: [UInt64], first: [Int32], head: [Int32], style: [Int32], length: [Int32],
          segmentStart: [Int32], widest: [Float], segments: [PreparedSegment]) {
-        self.rowCount = rowCount
-        self.slotsPerRow = slotsPerRow
-        self.styleIdentities = Self.buffer(styleIdentities)
-        self.first = Self.buffer(first)
-        self.head = Self.buffer(head)
-        self.style = Self.buffer(style)
-        self.length = Self.buffer(length)
-        self.segmentStart = Self.buffer(segmentStart)
-        self.widest = Self.buffer(widest)
-        self.segments = Self.buffer(segments)
         let natural = UnsafeMutableBufferPointer<Int64>.allocate(capacity: Swift.max(head.count, 1))
         natural.initialize(repeating: -1)
-        self.natural = UnsafeMutableBufferPointer(rebasing: natural[0..<head.count])
+        view = View(rowCount: rowCount, slotsPerRow: slotsPerRow, styleIdentities: Self.buffer(styleIdentities), first: Self.buffer(first),
+                    head: Self.buffer(head), style: Self.buffer(style), length: Self.buffer(length), segmentStart: Self.buffer(segmentStart),
+                    widest: Self.buffer(widest), natural: UnsafeMutableBufferPointer(rebasing: natural[0..<head.count]), segments: Self.buffer(segments))
     }
 
     deinit {
-        Self.free(first)
-        Self.free(head)
-        Self.free(style)
-        Self.free(length)
-        Self.free(segmentStart)
-        Self.free(widest)
-        Self.free(segments)
-        Self.free(styleIdentities)
-        UnsafeMutableRawPointer(natural.baseAddress!).deallocate()
+        Self.free(view.first)
+        Self.free(view.head)
+        Self.free(view.style)
+        Self.free(view.length)
+        Self.free(view.segmentStart)
+        Self.free(view.widest)
+        Self.free(view.segments)
+        Self.free(view.styleIdentities)
+        UnsafeMutableRawPointer(view.natural.baseAddress!).deallocate()
     }
 
     private static func free<T>(_ buffer: UnsafeBufferPointer<T>) {
@@ -72,11 +53,11 @@ public final class CellTextBatch {
     }
 
     /// Texts kept.
-    public var textCount: Int { head.count }
+    public var textCount: Int { view.head.count }
 
     /// Bytes held (segments and per-text and per-slot columns).
     public var bytes: Int {
-        segments.count * MemoryLayout<PreparedSegment>.stride + head.count * (4 * 4 + 4 + 8) + segmentStart.count * 4 + first.count * 4
+        view.segments.count * MemoryLayout<PreparedSegment>.stride + view.head.count * (4 * 4 + 4 + 8) + view.segmentStart.count * 4 + view.first.count * 4
     }
 
     /// Whether the texts were prepared in the measurer's current styles (false after a
@@ -84,8 +65,8 @@ public final class CellTextBatch {
     /// engine's caches for every text).
     public func isCurrent(for measurer: CellMeasurer) -> Bool {
         let identities = measurer.program.styleIdentities
-        guard identities.count == styleIdentities.count else { return false }
-        for i in 0..<identities.count where identities[i] != styleIdentities[i] { return false }
+        guard identities.count == view.styleIdentities.count else { return false }
+        for i in 0..<identities.count where identities[i] != view.styleIdentities[i] { return false }
         return true
     }
 
@@ -124,10 +105,6 @@ public final class CellTextBatch {
         }
     }
 
-    var view: View {
-        View(rowCount: rowCount, slotsPerRow: slotsPerRow, styleIdentities: styleIdentities, first: first, head: head, style: style,
-             length: length, segmentStart: segmentStart, widest: widest, natural: natural, segments: segments)
-    }
 }
 
 extension CellMeasurer {
