@@ -47,6 +47,7 @@ let package = Package(
             name: "cellbench",
             dependencies: [
                 "Tessera",
+                "CJemalloc",  // allocation counts (jemalloc statistics)
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),

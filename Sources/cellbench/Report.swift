@@ -12,6 +12,13 @@ enum Target {
     /// `referenceValue / value >= factor`: at least `factor` times faster than another
     /// metric of the same run (`reference` names it).
     case fasterThan(reference: String, factor: Double, referenceValue: Double)
+    /// `value < factor * referenceValue`: under `factor` times another metric of the same
+    /// run (`reference` names it), for example a 10x larger input in under 10x the time.
+    case withinFactor(reference: String, factor: Double, referenceValue: Double)
+    /// `value == referenceValue && value <= bound`: the same count as another measurement
+    /// (`reference` names it, for example the same case at a tenth of the rows) and at most
+    /// `bound`, so the count does not grow with the input.
+    case constant(reference: String, referenceValue: Double, bound: Double)
 
     func met(value: Double, speedup: Double?) -> Bool {
         switch self {
@@ -19,6 +26,8 @@ enum Target {
         case .below(let x): value < x
         case .atMost(let x): value <= x
         case .fasterThan(_, let factor, let reference): value > 0 && reference / value >= factor
+        case .withinFactor(_, let factor, let reference): reference > 0 && value < factor * reference
+        case .constant(_, let reference, let bound): value == reference && value <= bound
         }
     }
 
@@ -28,13 +37,19 @@ enum Target {
         case .below(let x): "< \(Report.number(x)) \(unit)"
         case .atMost(let x): "<= \(Report.number(x)) \(unit)"
         case .fasterThan(let name, let factor, _): "\(name)/this >= \(Report.number(factor))"
+        case .withinFactor(let name, let factor, _): "this/\(name) < \(Report.number(factor))"
+        case .constant(let name, let reference, let bound): "= \(Report.number(reference)) (\(name)), <= \(Report.number(bound))"
         }
     }
 
-    /// The ratio a `fasterThan` target is held against (nil for the others).
+    /// The ratio a `fasterThan` (reference / value) or `withinFactor` (value / reference)
+    /// target is held against (nil for the others).
     func ratio(value: Double) -> Double? {
-        if case .fasterThan(_, _, let reference) = self, value > 0 { return reference / value }
-        return nil
+        switch self {
+        case .fasterThan(_, _, let reference) where value > 0: reference / value
+        case .withinFactor(_, _, let reference) where reference > 0: value / reference
+        default: nil
+        }
     }
 }
 
@@ -50,12 +65,16 @@ struct TimedResult {
     var peerOperations: Int
     /// A rate rather than a time (rows per millisecond): the speedup is `value / peer`.
     var higherIsBetter = false
+    /// Tessera's value on the peer's input when the peer ran on a smaller input than
+    /// `value` was measured on (the O(ND) diff peer): the speedup compares equal inputs.
+    var valueAtPeerSize: Double? = nil
 
     /// How many times better Tessera is: `peer / value` for times, `value / peer` for rates
-    /// (nil when a value is zero).
+    /// (nil when a value is zero), on the same input.
     var speedup: Double? {
-        guard value > 0 && peerValue > 0 else { return nil }
-        return higherIsBetter ? value / peerValue : peerValue / value
+        let own = valueAtPeerSize ?? value
+        guard own > 0 && peerValue > 0 else { return nil }
+        return higherIsBetter ? own / peerValue : peerValue / own
     }
     var met: Bool? { target.map { $0.met(value: value, speedup: speedup) } }
 
