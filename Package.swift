@@ -51,6 +51,12 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
+        // The diff suite's generators, verification and targets (cellbench is an
+        // executable; its module is testable).
+        .testTarget(
+            name: "CellbenchTests",
+            dependencies: ["cellbench", "Tessera"]
+        ),
         .testTarget(
             name: "TesseraTests",
             dependencies: ["Tessera"],
