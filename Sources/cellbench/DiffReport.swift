@@ -84,6 +84,7 @@ struct DiffReport {
         var details: [[String]] = [[
             "case", "rows", "new rows", "batch del/ins/mov/upd", "sequential ops rem+ins+mov+chg",
             "peer rows", "tessera at peer rows", "peer del/ins/mov/upd", "allocs diff/seq (at 1/10)",
+            "cpu ns/row batch/seq", "peer cpu ns/row", "cpu speedup batch",
         ]]
         for c in cases {
             let t = c.tessera, s = t.sequential, p = c.peer.counts
@@ -94,6 +95,9 @@ struct DiffReport {
                 "\(c.peerRows)", c.tesseraAtPeerRows.map { Self.counts($0.batch) } ?? "(same)",
                 "\(p.deletes)/\(p.inserts)/\(p.moves)/\(p.updates)",
                 "\(alloc(t.allocations)) (\(alloc(c.tenthAllocations)))",
+                "\(Report.number(Double(t.batchCPUNanos) / Double(c.rows)))/\(Report.number(Double(t.sequentialCPUNanos) / Double(c.rows)))",
+                Report.number(Double(c.peer.cpuNanos) / Double(c.peerRows)),
+                c.cpuSpeedup.map { Report.number($0) + "x" } ?? "-",
             ])
         }
         Report.printTable(details)
@@ -102,6 +106,14 @@ struct DiffReport {
         print("rows: \(cfg.rows) (the 1M cases; the 100k cases a tenth), seed: \(cfg.seed), repetitions: \(cfg.repetitions), peer: \(DiffPeer.name) (same run)")
         for note in notes { print("note: \(note)") }
         print("checksum: \(String(checksum, radix: 16))")
+    }
+
+    /// sparse_1m's batch CPU time over diffkit_100k's, when both ran.
+    var sparseToDiffkitCPURatio: Double? {
+        guard let sparse = cases.first(where: { $0.diffCase == .sparse }),
+              let diffkit = cases.first(where: { $0.diffCase == .diffkit }), diffkit.tessera.batchCPUNanos > 0
+        else { return nil }
+        return Double(sparse.tessera.batchCPUNanos) / Double(diffkit.tessera.batchCPUNanos)
     }
 
     static func counts(_ b: BatchCounts) -> String { "\(b.deletes)/\(b.inserts)/\(b.moves)/\(b.updates)" }
@@ -113,10 +125,13 @@ struct DiffReport {
             "peer elements carry id and version (Hashable), so a changed row is a removal plus an insertion of the same id: counted (after the timing) as one update. Its moves are the removals inferringMoves() associated.",
             "the peer's time grows with the square of its edit distance D (Myers: d+1 diagonals and a new vector of d+1 offsets at every edit step d); a case whose D (estimated from its shape, an upper bound) exceeds \(configuration.peerBudget.maximumEdits) runs the peer on a smaller instance of the same shape (peer rows), and its speedup compares Tessera timed on that same instance; nothing is extrapolated.",
             "the peer is timed once when its first run takes over \(Report.number(Double(DiffSuite.peerRepeatBelowNanos) / 1e9)) s, otherwise that run is a warm-up and the median of \(configuration.repetitions) runs is taken.",
-            "allocations: jemalloc stats.arenas.<all>.small.nmalloc + large.nmalloc across one steady-state call with the thread cache off (every allocation reaches an arena); diff = one diff(), seq = diff() + operations(for:).",
+            "allocations: jemalloc's small.nmalloc + large.nmalloc of an arena only the counting thread uses, across one steady-state call with that thread's cache off (every allocation reaches the arena); diff = one diff(), seq = diff() + operations(for:); the same counted at a tenth of the rows (in brackets).",
         ]
         for c in cases where c.peerRows != c.rows {
             notes.append("\(c.diffCase.name): the peer ran on \(c.peerRows) rows (D ≤ \(c.diffCase.plan(rows: c.peerRows).peerEdits)); at \(c.rows) rows (D ≤ \(c.plan.peerEdits)) it would exceed the budget. Its speedup is at \(c.peerRows) rows.")
+        }
+        if let r = sparseToDiffkitCPURatio {
+            notes.append("on the thread's CPU clock (time waiting for a core left out), sparse_1m takes \(Report.number(r))x the time of diffkit_100k (target < \(Report.number(Self.sparseTimeFactor))x; the table's verdict is on the wall clock).")
         }
         if let l = loadBefore, let a = loadAfter {
             notes.append("load average (1/5/15 min) before: \(l.text), after: \(a.text) on \(ProcessInfo.processInfo.activeProcessorCount) cores.")
@@ -147,14 +162,16 @@ struct DiffReport {
             o += "\"tessera_at_peer_rows\": \(c.tesseraAtPeerRows.map(Self.json) ?? "null"), "
             let p = c.peer
             o += "\"peer_result\": {\"rows\": \(p.rows), \"ns\": \(p.nanos), \"ns_per_row\": \(Report.json(Double(p.nanos) / Double(p.rows))), "
+            o += "\"cpu_ns\": \(p.cpuNanos), \"cpu_speedup_batch\": \(Report.json(c.cpuSpeedup)), "
             o += "\"repetitions\": \(p.repetitions), \"deletes\": \(p.counts.deletes), \"inserts\": \(p.counts.inserts), "
             o += "\"moves\": \(p.counts.moves), \"updates\": \(p.counts.updates)}}"
             return o
         }.joined(separator: ", ")
+        out += "], \"sparse_to_diffkit_cpu_ratio\": \(Report.json(sparseToDiffkitCPURatio))"
         if let l = loadBefore, let a = loadAfter {
-            out += "], \"load_average\": {\"before\": [\(l.one), \(l.five), \(l.fifteen)], \"after\": [\(a.one), \(a.five), \(a.fifteen)]}, "
+            out += ", \"load_average\": {\"before\": [\(l.one), \(l.five), \(l.fifteen)], \"after\": [\(a.one), \(a.five), \(a.fifteen)]}, "
         } else {
-            out += "], "
+            out += ", "
         }
         out += "\"cores\": \(ProcessInfo.processInfo.activeProcessorCount), "
         out += "\"notes\": [\(notes.map(Report.string).joined(separator: ", "))], "
@@ -165,6 +182,7 @@ struct DiffReport {
     static func json(_ m: TesseraDiffMeasurement) -> String {
         var o = "{\"rows\": \(m.rows), \"batch_ns\": \(m.batchNanos), \"batch_ns_per_row\": \(Report.json(Double(m.batchNanos) / Double(m.rows))), "
         o += "\"sequential_ns\": \(m.sequentialNanos), \"sequential_ns_per_row\": \(Report.json(Double(m.sequentialNanos) / Double(m.rows))), "
+        o += "\"batch_cpu_ns\": \(m.batchCPUNanos), \"sequential_cpu_ns\": \(m.sequentialCPUNanos), "
         o += "\"repetitions\": \(m.repetitions), "
         o += "\"batch\": {\"deletes\": \(m.batch.deletes), \"inserts\": \(m.batch.inserts), \"moves\": \(m.batch.moves), \"updates\": \(m.batch.updates)}, "
         let s = m.sequential

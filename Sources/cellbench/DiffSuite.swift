@@ -41,33 +41,40 @@ struct DiffSuite {
             throw SuiteFailure("jemalloc's statistics do not count allocations here (config.stats off, or malloc is not jemalloc's)")
         }
         let differ = KeyedDiffer()
-        var cases: [DiffCaseReport] = []
+        // Tessera's cases back to back first, so that the machine's load drifts as little
+        // as possible between the cases a target compares; then the peers.
+        var tessera: [(DiffInstance, TesseraDiffMeasurement, Int, DiffAllocations)] = []
         for diffCase in c.cases {
-            cases.append(try run(diffCase, differ: differ))
+            let rows = diffCase.rows(suiteRows: c.rows)
+            progress.begin("\(diffCase.name): generating \(rows) rows")
+            let instance = diffCase.instance(rows: rows, seed: c.seed)
+            progress.end()
+            let full = try measure(instance, differ: differ)
+            // Allocations at a tenth of the rows, the same shape: a constant count is the same.
+            let tenthRows = max(DiffCase.minimumRows, rows / 10)
+            let tenth = try allocations(diffCase.instance(rows: tenthRows, seed: c.seed), differ: differ)
+            tessera.append((instance, full, tenthRows, tenth))
+        }
+        var cases: [DiffCaseReport] = []
+        for (instance, full, tenthRows, tenth) in tessera {
+            cases.append(try peerCase(instance, full, tenthRows: tenthRows, tenthAllocations: tenth, differ: differ))
         }
         return DiffReport(
             configuration: c, cases: cases, results: DiffReport.results(cases),
             loadBefore: load, loadAfter: LoadAverage.current(), checksum: checksum)
     }
 
-    func run(_ diffCase: DiffCase, differ: KeyedDiffer) throws -> DiffCaseReport {
-        let c = configuration
-        let rows = diffCase.rows(suiteRows: c.rows)
-        progress.begin("\(diffCase.name): generating \(rows) rows")
-        let instance = diffCase.instance(rows: rows, seed: c.seed)
-        progress.end()
-        let full = try measure(instance, differ: differ)
-
-        // Allocations at a tenth of the rows, the same shape: a constant count is the same.
-        let tenthRows = max(DiffCase.minimumRows, rows / 10)
-        let tenth = diffCase.instance(rows: tenthRows, seed: c.seed)
-        let tenthAllocations = try allocations(tenth, differ: differ)
-
+    /// The peer's side of a case: on the case's snapshots, or on a smaller instance of the
+    /// same shape (on which Tessera is measured again) when the case exceeds the budget.
+    func peerCase(
+        _ instance: DiffInstance, _ full: TesseraDiffMeasurement, tenthRows: Int, tenthAllocations: DiffAllocations,
+        differ: KeyedDiffer
+    ) throws -> DiffCaseReport {
+        let c = configuration, diffCase = instance.diffCase, rows = instance.oldCount
         let peerRows = DiffPeer.rows(for: diffCase, atMost: rows, budget: c.peerBudget)
         let peerInstance = peerRows == rows ? instance : diffCase.instance(rows: peerRows, seed: c.seed)
         let atPeerRows = peerRows == rows ? nil : try measure(peerInstance, differ: differ)
         let peer = try runPeer(peerInstance)
-
         return DiffCaseReport(
             diffCase: diffCase, rows: rows, newRows: instance.newCount, plan: instance.plan, tessera: full,
             tenthRows: tenthRows, tenthAllocations: tenthAllocations,
@@ -89,32 +96,34 @@ struct DiffSuite {
         let r = configuration.repetitions
         progress.begin("\(name): timing Tessera (\(r) repetitions of each form)")
         defer { progress.end() }
-        let (batchNanos, sequentialNanos) = try instance.withBuffers { (oi, ov, ni, nv) throws(TesseraError) in
+        let (batchTimes, sequentialTimes) = try instance.withBuffers { (oi, ov, ni, nv) throws(TesseraError) in
             func batchOnce() throws(TesseraError) -> DiffBatch {
                 try differ.diff(oldIDs: oi, oldVersions: ov, newIDs: ni, newVersions: nv)
             }
             blackHole(try batchOnce().moves.count)  // warm-up
-            var batchTimes: [UInt64] = [], sequentialTimes: [UInt64] = []
+            var batchTimes: [TimedCall] = [], sequentialTimes: [TimedCall] = []
             for _ in 0..<r {
                 var b: DiffBatch? = nil
-                batchTimes.append(try MonotonicClock.time { () throws(TesseraError) in b = try batchOnce() })
+                batchTimes.append(try TimedCall.measure { () throws(TesseraError) in b = try batchOnce() })
                 blackHole(b!.moves.count)
             }
             blackHole(differ.operations(for: try batchOnce()).count)  // warm-up
             for _ in 0..<r {
                 var ops: [DiffOperation] = []
-                sequentialTimes.append(try MonotonicClock.time { () throws(TesseraError) in
+                sequentialTimes.append(try TimedCall.measure { () throws(TesseraError) in
                     ops = differ.operations(for: try batchOnce())
                 })
                 blackHole(ops.count)
             }
-            return (Self.median(batchTimes), Self.median(sequentialTimes))
+            return (batchTimes, sequentialTimes)
         }
         progress.end()
         let counts = try allocations(instance, differ: differ)
         return TesseraDiffMeasurement(
-            rows: instance.oldCount, batchNanos: batchNanos, sequentialNanos: sequentialNanos, repetitions: r,
-            batch: .init(batch), sequential: .init(operations), allocations: counts)
+            rows: instance.oldCount, batchNanos: Self.median(batchTimes.map(\.wall)),
+            sequentialNanos: Self.median(sequentialTimes.map(\.wall)),
+            batchCPUNanos: Self.median(batchTimes.map(\.cpu)), sequentialCPUNanos: Self.median(sequentialTimes.map(\.cpu)),
+            repetitions: r, batch: .init(batch), sequential: .init(operations), allocations: counts)
     }
 
     /// Allocations of one `diff` and of one `operations(for:)` after it, with the
@@ -140,11 +149,11 @@ struct DiffSuite {
         let new = DiffPeer.rows(instance.newIDs, instance.newVersions)
         progress.begin("\(name): \(DiffPeer.name) (O(ND), D ≤ \(instance.plan.peerEdits))")
         var difference: CollectionDifference<PeerRow>? = nil
-        let first = MonotonicClock.time { difference = DiffPeer.difference(old: old, new: new) }
+        let first = TimedCall.measure { difference = DiffPeer.difference(old: old, new: new) }
         var times = [first]
-        if first < Self.peerRepeatBelowNanos {
+        if first.wall < Self.peerRepeatBelowNanos {
             times = (0..<configuration.repetitions).map { _ in
-                MonotonicClock.time { difference = DiffPeer.difference(old: old, new: new) }
+                TimedCall.measure { difference = DiffPeer.difference(old: old, new: new) }
             }
         }
         progress.end()
@@ -153,7 +162,9 @@ struct DiffSuite {
         guard let d = difference, old.applying(d) == new else {
             throw SuiteFailure("\(name): the peer's difference does not turn old into new")
         }
-        return PeerMeasurement(rows: instance.oldCount, nanos: Self.median(times), repetitions: times.count, counts: DiffPeer.counts(d))
+        return PeerMeasurement(
+            rows: instance.oldCount, nanos: Self.median(times.map(\.wall)), cpuNanos: Self.median(times.map(\.cpu)),
+            repetitions: times.count, counts: DiffPeer.counts(d))
     }
 
     static func median(_ values: [UInt64]) -> UInt64 {
@@ -241,6 +252,9 @@ struct TesseraDiffMeasurement {
     var batchNanos: UInt64
     /// Median nanoseconds of `diff` then `operations(for:)`.
     var sequentialNanos: UInt64
+    /// The same on the thread's CPU clock (the time it waited for a core left out).
+    var batchCPUNanos: UInt64
+    var sequentialCPUNanos: UInt64
     var repetitions: Int
     var batch: BatchCounts
     var sequential: OperationCounts
@@ -250,6 +264,7 @@ struct TesseraDiffMeasurement {
 struct PeerMeasurement {
     var rows: Int
     var nanos: UInt64
+    var cpuNanos: UInt64
     var repetitions: Int
     var counts: PeerCounts
 }
@@ -269,6 +284,12 @@ struct DiffCaseReport {
 
     /// Tessera's measurement on the peer's input.
     var tesseraOnPeerInput: TesseraDiffMeasurement { tesseraAtPeerRows ?? tessera }
+
+    /// The batch form's speedup on the thread's CPU clock, on the peer's input.
+    var cpuSpeedup: Double? {
+        let own = tesseraOnPeerInput.batchCPUNanos
+        return own > 0 && peer.cpuNanos > 0 ? Double(peer.cpuNanos) / Double(own) : nil
+    }
 }
 
 /// The 1-, 5- and 15-minute load averages of the machine (`/proc/loadavg`), recorded

@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 @testable import cellbench
 
@@ -6,6 +7,7 @@ import Testing
     static func measurement(rows: Int, batchMs: Double, sequentialMs: Double? = nil, allocations: (Int, Int) = (5, 1)) -> TesseraDiffMeasurement {
         TesseraDiffMeasurement(
             rows: rows, batchNanos: UInt64(batchMs * 1e6), sequentialNanos: UInt64((sequentialMs ?? batchMs * 1.5) * 1e6),
+            batchCPUNanos: UInt64(batchMs * 0.9e6), sequentialCPUNanos: UInt64((sequentialMs ?? batchMs * 1.5) * 0.9e6),
             repetitions: 9, batch: BatchCounts(deletes: 1, inserts: 1, moves: 1, updates: 1),
             sequential: OperationCounts(removes: 1, inserts: 1, moves: 1, changes: 1),
             allocations: DiffAllocations(diff: allocations.0, operations: allocations.1))
@@ -21,7 +23,8 @@ import Testing
             tessera: measurement(rows: rows, batchMs: batchMs, allocations: allocations),
             tenthRows: rows / 10, tenthAllocations: DiffAllocations(diff: tenth.0, operations: tenth.1), peerRows: p,
             tesseraAtPeerRows: batchMsAtPeerRows.map { measurement(rows: p, batchMs: $0) },
-            peer: PeerMeasurement(rows: p, nanos: UInt64(peerSeconds * 1e9), repetitions: 1, counts: PeerCounts()))
+            peer: PeerMeasurement(rows: p, nanos: UInt64(peerSeconds * 1e9), cpuNanos: UInt64(peerSeconds * 0.9e9), repetitions: 1,
+                                  counts: PeerCounts()))
     }
 
     static func result(_ results: [TimedResult], _ name: String) -> TimedResult {
@@ -77,7 +80,7 @@ import Testing
         #expect(Self.result(other, "shuffle_100k_allocations").met == nil)
     }
 
-    @Test func jsonIsOneObjectWithEveryCase() {
+    @Test func jsonIsOneObjectWithEveryCase() throws {
         let cases = [Self.report(.diffkit, rows: 100_000, batchMs: 5, peerSeconds: 9),
                      Self.report(.sparse, rows: 1_000_000, batchMs: 40, peerSeconds: 9, peerRows: 200_000, batchMsAtPeerRows: 8)]
         let report = DiffReport(
@@ -87,5 +90,9 @@ import Testing
         #expect(json.hasPrefix("{\"suite\": \"diff\""))
         #expect(json.contains("\"peer_rows\": 200000") && json.contains("\"value_at_peer_rows\""))
         #expect(json.contains("\"name\": \"sparse_1m_time\""))
+        #expect(json.contains("\"sparse_to_diffkit_cpu_ratio\": 8.0000"))
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any])
+        #expect((object["cases"] as? [Any])?.count == 2)
+        #expect((object["results"] as? [Any])?.count == 9)  // 4 per case and sparse_1m_time
     }
 }
