@@ -9,6 +9,8 @@ struct DiffReport {
     var loadBefore: LoadAverage?
     var loadAfter: LoadAverage?
     var checksum: UInt64
+    /// Notes of cases that are not keyed diffs (appended after the suite's own).
+    var extraNotes: [String] = []
 
     static let suite = "diff"
 
@@ -133,6 +135,7 @@ struct DiffReport {
         if let r = sparseToDiffkitCPURatio {
             notes.append("on the thread's CPU clock (time waiting for a core left out), sparse_1m takes \(Report.number(r))x the time of diffkit_100k (target < \(Report.number(Self.sparseTimeFactor))x; the table's verdict is on the wall clock).")
         }
+        notes += extraNotes
         if let l = loadBefore, let a = loadAfter {
             notes.append("load average (1/5/15 min) before: \(l.text), after: \(a.text) on \(ProcessInfo.processInfo.activeProcessorCount) cores.")
         }

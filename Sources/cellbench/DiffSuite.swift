@@ -15,8 +15,9 @@ import Tessera
 /// equal inputs.
 ///
 /// Cases that are not a diff of two snapshots (applying a batch to a measured engine
-/// against rebuilding it) add their `TimedResult`s through `DiffReport.results` and their
-/// details to `DiffReport.notes`; the keyed cases are `DiffCase`s.
+/// against rebuilding it) run after the keyed cases in `run()`, append their `TimedResult`s
+/// to `DiffReport.results` (the table and JSON take any result) and their details to
+/// `DiffReport.extraNotes`; the keyed cases are `DiffCase`s.
 struct DiffSuite {
     struct Configuration {
         /// Rows of the 1M cases; the 100k cases take a tenth.
@@ -59,8 +60,10 @@ struct DiffSuite {
         for (instance, full, tenthRows, tenth) in tessera {
             cases.append(try peerCase(instance, full, tenthRows: tenthRows, tenthAllocations: tenth, differ: differ))
         }
+        let results = DiffReport.results(cases)
+        // Cases that are not keyed diffs append their results and notes here.
         return DiffReport(
-            configuration: c, cases: cases, results: DiffReport.results(cases),
+            configuration: c, cases: cases, results: results,
             loadBefore: load, loadAfter: LoadAverage.current(), checksum: checksum)
     }
 
