@@ -21,7 +21,7 @@ struct Diff: ParsableCommand {
     @Option(help: "Comma-separated cases to run (default: all): \(DiffCase.allCases.map(\.name).joined(separator: ", ")).")
     var cases = "all"
 
-    @Option(help: "The peer's largest edit distance D (its time grows with D²: about 10 s at 25000 here); a case with a larger D runs the peer on fewer rows of the same shape. 1...1000000.")
+    @Option(help: "The peer's largest edit distance D (its time grows with D²: 4–10 s at 25000 on this machine, with the load); a case with a larger D runs the peer on fewer rows of the same shape. 1...1000000.")
     var peerMaxEdits = "\(PeerBudget.standard.maximumEdits)"
 
     @Flag(help: "Print one JSON object instead of the table.")

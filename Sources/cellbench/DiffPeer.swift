@@ -59,8 +59,9 @@ enum DiffPeer {
     /// case's plan (an upper bound), is at most `budget.maximumEdits`. The standard
     /// library's Myers descent (`_descent` in Diffing.swift) visits d + 1 diagonals and
     /// allocates a vector of d + 1 offsets at every edit step d, so its time grows with D²
-    /// (about D²/2 diagonal visits) whatever the rows: on this machine D ≈ 24,000 takes
-    /// 8–10 s for DifferenceKit's case at 100,000 rows and for a reversal of 12,000.
+    /// (about D²/2 diagonal visits) whatever the rows: on this machine D ≈ 24,000 took
+    /// 4–10 s (with the load) for DifferenceKit's case at 100,000 rows, a reversal and a
+    /// shuffle of 12,000.
     static func rows(for diffCase: DiffCase, atMost rows: Int, budget: PeerBudget) -> Int {
         func fits(_ n: Int) -> Bool { diffCase.plan(rows: n).peerEdits <= budget.maximumEdits }
         if fits(rows) { return rows }
@@ -79,6 +80,6 @@ struct PeerBudget: Equatable {
     var maximumEdits: Int
 
     /// DifferenceKit's case at 100,000 rows (D ≤ 24,000) just fits; every larger instance
-    /// runs the peer on fewer rows, each in about 10 s at most on this machine.
+    /// runs the peer on fewer rows, each in 4–10 s on this machine (with its load).
     static let standard = PeerBudget(maximumEdits: 25_000)
 }
