@@ -162,7 +162,7 @@ extension TextLayoutEngine {
         let primary = style.fontChain.fonts[0]
         guard let ascii = primary.printableASCII else { return body(nil) }
         return withExtendedLifetime(ascii) {
-            body(PrintableASCIITables(advances: ascii.advances, kerning: ascii.kerning, size: style.size, unitsPerEm: Double(primary.unitsPerEm)))
+            body(PrintableASCIITables(pairAdvances: ascii.pairAdvances, size: style.size, unitsPerEm: Double(primary.unitsPerEm)))
         }
     }
 
@@ -463,8 +463,7 @@ extension TextLayoutEngine {
 
 /// A face's printable-ASCII tables for the duration of a call, and the style's scale.
 struct PrintableASCIITables {
-    let advances: UnsafeMutablePointer<Int32>
-    let kerning: UnsafeMutablePointer<Int32>
+    let pairAdvances: UnsafeMutablePointer<Int32>
     let size: Double
     let unitsPerEm: Double
 
@@ -477,7 +476,7 @@ struct PrintableASCIITables {
         for i in 0..<n {
             let c = Int(p[i]) &- first
             guard UInt(bitPattern: c) < UInt(count) else { return nil }
-            total &+= Int(advances[c]) &+ Int(kerning[row &+ c])
+            total &+= Int(pairAdvances[row &+ c])
             row = c &* count
         }
         return total
