@@ -132,7 +132,29 @@ struct LineBreakIterator: IteratorProtocol {
     @inline(__always) private static var numericClose: UInt64 { LineBreakClass.CL.bit | LineBreakClass.CP.bit }
 
     mutating func next() -> LineBreakOpportunity? {
-        guard let p = bytes, !finished else { return nil }
+        var found: LineBreakOpportunity? = nil
+        scan { opportunity in
+            found = opportunity
+            return false
+        }
+        return found
+    }
+
+    /// Calls `body` with each remaining opportunity in order (one call for a whole text,
+    /// so a caller's loop keeps its state in registers).
+    @inline(__always)
+    mutating func forEach(_ body: (LineBreakOpportunity) -> Void) {
+        scan { opportunity in
+            body(opportunity)
+            return true
+        }
+    }
+
+    /// Walks the text, handing each opportunity to `emit` until it returns false (the walk
+    /// then stops right after that opportunity) or the text ends.
+    @inline(__always)
+    private mutating func scan(_ emit: (LineBreakOpportunity) -> Bool) {
+        guard let p = bytes, !finished else { return }
         while position < count {
             if state >= 0 {
                 // Scalars whose decision the automaton knows, in a tight loop; it stops at
@@ -177,10 +199,10 @@ struct LineBreakIterator: IteratorProtocol {
                     if entry == 0 { break }
                     s = Int(entry &>> 2)
                     i += length
-                    if entry & 2 != 0 {
+                    if entry & 2 != 0 && !emit(LineBreakOpportunity(offset: i - length, isMandatory: entry & 3 == 3)) {
                         position = i
                         state = Int16(truncatingIfNeeded: s)
-                        return LineBreakOpportunity(offset: i - length, isMandatory: entry & 3 == 3)
+                        return
                     }
                 }
                 position = i
@@ -202,14 +224,10 @@ struct LineBreakIterator: IteratorProtocol {
                 decision = decide(props)
             }
             if usesAutomaton { state = automatonState().map { Int16($0) } ?? -1 }
-            switch decision {
-            case .prohibited: continue
-            case .allowed: return LineBreakOpportunity(offset: start, isMandatory: false)
-            case .mandatory: return LineBreakOpportunity(offset: start, isMandatory: true)
-            }
+            if decision != .prohibited && !emit(LineBreakOpportunity(offset: start, isMandatory: decision == .mandatory)) { return }
         }
         finished = true
-        return count > 0 ? LineBreakOpportunity(offset: count, isMandatory: true) : nil  // LB3
+        if count > 0 { _ = emit(LineBreakOpportunity(offset: count, isMandatory: true)) }  // LB3
     }
 
     /// The automaton state of the context, or nil when the context holds more than it
