@@ -269,6 +269,13 @@ extension TextLayoutEngine {
             caches.pointee.lines[maxLines - 1] = ellipsize(caches.pointee.lines[maxLines - 1], prepared, utf8, style, limit: limit)
             return true
         }
+        return breakLinesWithEmergency(prepared, utf8, style, limit: limit, maxLines: maxLines)
+    }
+
+    /// `breakLines` for a text with a segment wider than the line: its own function, so the
+    /// common path above stays a few instructions.
+    @inline(never)
+    private func breakLinesWithEmergency(_ prepared: PreparedTextView, _ utf8: UnsafeRawBufferPointer, _ style: TextStyle, limit: Double, maxLines: Int) -> Bool {
         let n = utf8.count
         caches.pointee.lines.removeAll()
         var lineCount = 0
