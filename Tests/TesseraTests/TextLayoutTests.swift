@@ -502,6 +502,7 @@ func expectSameLayout(_ m: TextMeasurement, _ ref: (lines: [TextLine], truncated
             var t = LayoutCorpus.text(&rng, words: rng.int(0...12))
             if i % 17 == 0 { t += "Donaudampfschifffahrtsgesellschaftskapitän" }
             if i % 23 == 0 { t += "\n" }
+            if i % 29 == 0 { t = "Zeile\u{2028}" + t }
             texts.append(t)
             rows.append([t])
         }
@@ -520,6 +521,17 @@ func expectSameLayout(_ m: TextMeasurement, _ ref: (lines: [TextLine], truncated
                     #expect(out[i] == expected.metrics, "text \(i) at \(width)/\(maxLines)")
                     let single = try engine.layout(prepared, text: i, width: width, maxLines: maxLines, includeLines: true)
                     #expect(single == expected, "text \(i) at \(width)/\(maxLines)")
+                }
+            }
+            // Each text at its own one-line width and just below it, where the one-line
+            // shortcut of the bulk layout must agree with the fill to the last bit.
+            for i in texts.indices.prefix(150) {
+                let natural = try reference.measure(texts[i], style: style, width: 1e6).metrics.width
+                for width in [natural, natural.nextDown, natural - 1 / 64, natural - 0.02].filter({ $0 > 0 }) {
+                    var out = [TextMetrics](repeating: TextMetrics(), count: texts.count)
+                    try out.withUnsafeMutableBufferPointer { try engine.layout(prepared, width: width, into: $0, threads: threads) }
+                    let expected = try reference.measure(texts[i], style: style, width: width)
+                    #expect(out[i] == expected.metrics, "text \(i) at \(width)")
                 }
             }
         }

@@ -14,6 +14,12 @@ func firstInvalidUTF8Byte(_ bytes: UnsafeRawBufferPointer) -> Int? {
         }
         let b0 = p[i]
         if b0 < 0x80 { i += 1; continue }
+        // Two-byte sequences (Latin, Greek, Cyrillic letters) first: a lead C2–DF and one
+        // continuation byte.
+        if b0 &- 0xC2 < 0x1E && i + 1 < n && p[i + 1] & 0xC0 == 0x80 {
+            i += 2
+            continue
+        }
         let length: Int
         var low: UInt8 = 0x80, high: UInt8 = 0xBF
         switch b0 {

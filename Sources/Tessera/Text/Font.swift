@@ -273,9 +273,10 @@ public final class Font: Sendable {
 final class PrintableASCIIMetrics: @unchecked Sendable {
     static let first: UInt8 = 0x20
     static let count = 95
-    let advances: UnsafeMutablePointer<Int32>
-    /// `(count + 1) × count`, row = left character; the last row (no left character) is 0.
-    let kerning: UnsafeMutablePointer<Int32>
+    /// `(count + 1) × count`, row = left character, column = right character: the right
+    /// character's advance plus the pair's kerning; the last row (no left character) is
+    /// the advance alone. One load per byte.
+    let pairAdvances: UnsafeMutablePointer<Int32>
 
     init?(characterMap: CharacterMap, advances hmtx: [UInt16], markGlyphs: [UInt64], glyphClasses: Bool, kerning pairs: PairKerning) {
         var glyphs: [UInt16] = []
@@ -285,23 +286,22 @@ final class PrintableASCIIMetrics: @unchecked Sendable {
             if glyphClasses && markGlyphs[Int(g) >> 6] & (1 << UInt64(g & 63)) != 0 { return nil }
             glyphs.append(g)
         }
-        advances = .allocate(capacity: Self.count)
-        for c in 0..<Self.count { advances[c] = Int32(hmtx[Int(glyphs[c])]) }
-        kerning = .allocate(capacity: (Self.count + 1) * Self.count)
-        kerning.initialize(repeating: 0, count: (Self.count + 1) * Self.count)
-        for l in 0..<Self.count where pairs.mayKern(glyphs[l]) {
-            for r in 0..<Self.count { kerning[l * Self.count + r] = Int32(truncatingIfNeeded: pairs.value(glyphs[l], glyphs[r])) }
+        pairAdvances = .allocate(capacity: (Self.count + 1) * Self.count)
+        for l in 0...Self.count {
+            for r in 0..<Self.count {
+                let kerning = l < Self.count && pairs.mayKern(glyphs[l]) ? Int32(truncatingIfNeeded: pairs.value(glyphs[l], glyphs[r])) : 0
+                (pairAdvances + l * Self.count + r).initialize(to: Int32(hmtx[Int(glyphs[r])]) &+ kerning)
+            }
         }
     }
 
     deinit {
-        advances.deallocate()
-        kerning.deallocate()
+        pairAdvances.deallocate()
     }
 
     /// The width of `n` bytes at `p` in font units, or nil when a byte is not printable
     /// ASCII.
     func unscaledWidth(_ p: UnsafePointer<UInt8>, _ n: Int) -> Int? {
-        PrintableASCIITables(advances: advances, kerning: kerning, size: 0, unitsPerEm: 1).unscaledWidth(p, n)
+        PrintableASCIITables(pairAdvances: pairAdvances, size: 0, unitsPerEm: 1).unscaledWidth(p, n)
     }
 }

@@ -23,12 +23,18 @@ struct TextKey: RecordCacheKey {
                 i += 8
             }
             if i < n {
+                // The last 1–7 bytes: from the final eight when the text has them (shifting
+                // out the bytes already hashed), else byte by byte.
                 var w: UInt64 = 0
-                var shift: UInt64 = 0
-                while i < n {
-                    w |= UInt64(p.load(fromByteOffset: i, as: UInt8.self)) << shift
-                    shift += 8
-                    i += 1
+                if n >= 8 {
+                    w = p.loadUnaligned(fromByteOffset: n - 8, as: UInt64.self) >> UInt64(8 * (8 - (n - i)))
+                } else {
+                    var shift: UInt64 = 0
+                    while i < n {
+                        w |= UInt64(p.load(fromByteOffset: i, as: UInt8.self)) << shift
+                        shift += 8
+                        i += 1
+                    }
                 }
                 h1 = (h1 ^ w) &* 0xBF58_476D_1CE4_E5B9
                 h2 = (h2 ^ w) &* 0x94D0_49BB_1331_11EB

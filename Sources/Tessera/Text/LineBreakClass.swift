@@ -9,6 +9,8 @@ enum LineBreakClass: UInt8, Sendable {
     case JL, JV, JT, H2, H3, RI, EB, EM
 
     /// This class as a bit for set tests (`mask & bit != 0`).
+    static let count = 38
+
     @inline(__always) var bit: UInt64 { 1 << UInt64(rawValue) }
 
     @inline(__always) func isIn(_ set: UInt64) -> Bool { set & bit != 0 }

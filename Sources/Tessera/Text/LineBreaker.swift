@@ -100,19 +100,25 @@ struct LineBreakIterator: IteratorProtocol {
     /// `last` is unassigned Extended_Pictographic (LB30b).
     private var lastUnassignedPictographic = false
 
-    /// The ASCII decision table, read once per iterator rather than through the global
-    /// (whose lazy initialisation check would run per byte).
-    private let ascii: ASCIILineBreakTable
+    /// The automaton, read once per iterator rather than through the global (whose lazy
+    /// initialisation check would run per scalar).
+    private let automaton: LineBreakAutomaton
+    /// False only in tests, to check the automaton against `decide` alone.
+    private let usesAutomaton: Bool
+    /// The automaton's state while it holds the context (the fields above are stale
+    /// then), -1 while the fields do.
+    private var state: Int16 = -1
 
-    init(validUTF8 buffer: UnsafeRawBufferPointer) {
-        self.init(buffer, ascii: asciiLineBreakTable)
+    init(validUTF8 buffer: UnsafeRawBufferPointer, usesAutomaton: Bool = true) {
+        self.init(buffer, automaton: lineBreakAutomaton, usesAutomaton: usesAutomaton)
     }
 
-    private init(_ buffer: UnsafeRawBufferPointer, ascii: ASCIILineBreakTable) {
+    private init(_ buffer: UnsafeRawBufferPointer, automaton: LineBreakAutomaton, usesAutomaton: Bool) {
         bytes = buffer.baseAddress?.assumingMemoryBound(to: UInt8.self)
         count = buffer.count
         table = lineBreakPropertyTable
-        self.ascii = ascii
+        self.automaton = automaton
+        self.usesAutomaton = usesAutomaton
     }
 
     @inline(__always) private static var mandatoryAfter: UInt64 { LineBreakClass.BK.bit | LineBreakClass.CR.bit | LineBreakClass.LF.bit | LineBreakClass.NL.bit }
@@ -126,154 +132,132 @@ struct LineBreakIterator: IteratorProtocol {
     @inline(__always) private static var numericClose: UInt64 { LineBreakClass.CL.bit | LineBreakClass.CP.bit }
 
     mutating func next() -> LineBreakOpportunity? {
-        guard let p = bytes, !finished else { return nil }
+        var found: LineBreakOpportunity? = nil
+        scan { opportunity in
+            found = opportunity
+            return false
+        }
+        return found
+    }
+
+    /// Calls `body` with each remaining opportunity in order (one call for a whole text,
+    /// so a caller's loop keeps its state in registers).
+    @inline(__always)
+    mutating func forEach(_ body: (LineBreakOpportunity) -> Void) {
+        scan { opportunity in
+            body(opportunity)
+            return true
+        }
+    }
+
+    /// Walks the text, handing each opportunity to `emit` until it returns false (the walk
+    /// then stops right after that opportunity) or the text ends.
+    @inline(__always)
+    private mutating func scan(_ emit: (LineBreakOpportunity) -> Bool) {
+        guard let p = bytes, !finished else { return }
         while position < count {
-            let start = position
-            // A run of ASCII letters after a letter, or of ASCII digits after a digit:
-            // LB28 and LB25 prohibit every break in it (as decide's fast paths do), and it
-            // leaves the context one such scalar leaves.
-            if start > 0 && lastScalar == last {
-                if last.isIn(Self.alphabetic) {
-                    let end = alphabeticRunEnd(p, from: start)
-                    if end > start {
-                        position = end
-                        lastScalar = .AL
-                        startUnit(.AL, Self.plain(.AL))
-                        continue
+            if state >= 0 {
+                // Scalars whose decision the automaton knows, in a tight loop; it stops at
+                // an opportunity or before a scalar it leaves to `decide`.
+                let transitions = automaton.transitions, properties = automaton.properties
+                var s = Int(state), i = position
+                while i < count {
+                    // Letters after a letter (LB28), most of every Latin, Greek or Cyrillic
+                    // text: ASCII eight at a time, two-byte letters one by one.
+                    if s == LineBreakAutomaton.letterState {
+                        while i < count {
+                            if i + 8 <= count {
+                                let letters = asciiLetterBytes(UnsafeRawPointer(p + i).loadUnaligned(as: UInt64.self))
+                                i += letters
+                                if letters == 8 { continue }
+                            }
+                            let b = p[i]
+                            if b < 0x80 {
+                                guard (b | 0x20) &- 0x61 < 26 else { break }
+                                i += 1
+                            } else if b < 0xE0 && properties[Int(b & 0x1F) &<< 6 | Int(p[i + 1] & 0x3F)] == LineBreakAutomaton.letter {
+                                i += 2
+                            } else {
+                                break
+                            }
+                        }
+                        guard i < count else { break }
+                    }
+                    let b = p[i]
+                    var symbol: Int, length = 1
+                    if b < 0x80 {
+                        symbol = Int(properties[Int(b)])
+                    } else if b < 0xE0 {
+                        symbol = Int(properties[Int(b & 0x1F) &<< 6 | Int(p[i + 1] & 0x3F)])
+                        length = 2
+                    } else {
+                        let (scalar, n) = decodeValidUTF8(p, at: i)
+                        symbol = Int(table.value(scalar))
+                        length = n
+                    }
+                    let entry = symbol < LineBreakAutomaton.symbolCount ? transitions[s &* LineBreakAutomaton.symbolCount &+ symbol] : 0
+                    if entry == 0 { break }
+                    s = Int(entry &>> 2)
+                    i += length
+                    if entry & 2 != 0 && !emit(LineBreakOpportunity(offset: i - length, isMandatory: entry & 3 == 3)) {
+                        position = i
+                        state = Int16(truncatingIfNeeded: s)
+                        return
                     }
                 }
-                if last == .NU && isASCIIDigit(p[start]) {
-                    position = skip(p, from: start + 1, while: isASCIIDigit)
-                    lastScalar = .NU
-                    startUnit(.NU, Self.plain(.NU))
-                    continue
+                position = i
+                guard i < count else {
+                    state = Int16(truncatingIfNeeded: s)
+                    break
                 }
-                // Any other ASCII scalar after a plain unit: the decision from a table
-                // `decide` filled (see `makeASCIITable`).
-                let b = p[start]
-                if b < 0x80 && !hyphenAfterHL && !lastEastAsian && !last.isIn(Self.tableExcludedBefore) {
-                    let decision = ascii.decisions[(Int(numeric) &* LineBreakIterator.classCount &+ Int(last.rawValue)) &<< 7 | Int(b)]
-                    if decision != 0 {
-                        let cls = ascii.classes[Int(b)]
-                        position = start + 1
-                        lastScalar = cls
-                        startUnit(cls, Self.plain(cls))
-                        if decision == 2 { return LineBreakOpportunity(offset: start, isMandatory: false) }
-                        if decision == 3 { return LineBreakOpportunity(offset: start, isMandatory: true) }
-                        continue
-                    }
-                }
+                leaveAutomaton(s)
             }
+            let start = position
             let (scalar, length) = decodeValidUTF8(p, at: start)
             position += length
             let props = LineBreakProperties(table.value(scalar))
+            let decision: Decision
             if start == 0 {
                 begin(props)  // LB2: never break at the start of text.
-                continue
+                decision = .prohibited
+            } else {
+                decision = decide(props)
             }
-            // Fast paths for the common pairs (letters, digits, spaces) after a unit that is
-            // a scalar of its own; each gives the answer and context the rule chain in
-            // `decide` gives.
-            let cls = props.lineBreakClass
-            if lastScalar == last {
-                if (cls.isIn(Self.alphabetic) && last.isIn(Self.alphabetic))  // LB28 (no earlier rule allows)
-                    || (cls == .NU && last == .NU)                            // LB25 (NU × NU)
-                    || (cls == .SP && !last.isIn(Self.mandatoryAfter)) {      // LB7 (after LB4–LB6)
-                    lastScalar = cls
-                    startUnit(cls, props)
-                    continue
-                }
-                if last == .SP && beforeSpaces != .OP && (cls.isIn(Self.alphabetic) || cls == .NU) {
-                    // LB18 (LB8 allows too; LB11–LB17 prohibit only after OP SP* here).
-                    lastScalar = cls
-                    startUnit(cls, props)
-                    return LineBreakOpportunity(offset: start, isMandatory: false)
-                }
-            }
-            switch decide(props) {
-            case .prohibited: continue
-            case .allowed: return LineBreakOpportunity(offset: start, isMandatory: false)
-            case .mandatory: return LineBreakOpportunity(offset: start, isMandatory: true)
-            }
+            if usesAutomaton { state = automatonState().map { Int16($0) } ?? -1 }
+            if decision != .prohibited && !emit(LineBreakOpportunity(offset: start, isMandatory: decision == .mandatory)) { return }
         }
         finished = true
-        return count > 0 ? LineBreakOpportunity(offset: count, isMandatory: true) : nil  // LB3
+        if count > 0 { _ = emit(LineBreakOpportunity(offset: count, isMandatory: true)) }  // LB3
+    }
+
+    /// The automaton state of the context, or nil when the context holds more than it
+    /// records (see `LineBreakAutomaton`).
+    @inline(__always)
+    private func automatonState() -> Int? {
+        guard lastScalar == last, !hyphenAfterHL, !lastUnassignedPictographic,
+              !last.isIn(LineBreakAutomaton.excluded) else { return nil }
+        let eastAsian = lastEastAsian ? 1 : 0
+        if last == .SP {
+            guard !beforeSpaces.isIn(LineBreakAutomaton.excluded) else { return nil }
+            return LineBreakAutomaton.spaceStates + Int(beforeSpaces.rawValue) &* 2 + eastAsian
+        }
+        return (Int(numeric) &* LineBreakClass.count + Int(last.rawValue)) &* 2 + eastAsian
+    }
+
+    /// Writes automaton state `s` back into the context fields, for `decide`.
+    @inline(__always)
+    private mutating func leaveAutomaton(_ s: Int) {
+        state = -1
+        let last = automaton.lastClass[s]
+        self.last = last
+        lastScalar = last
+        numeric = automaton.numeric[s]
+        lastEastAsian = s & 1 != 0
+        if last == .SP { beforeSpaces = automaton.beforeSpaces[s] }
+        oddRegionalIndicators = false
     }
 
     private enum Decision { case prohibited, allowed, mandatory }
-
-    static let classCount = 38
-    /// Units before which `decide` reads more context than the unit's class and LB25's
-    /// numeric state (spaces, LB25's look-ahead after PR/PO, regional indicator parity).
-    static let tableExcludedBefore: UInt64 = LineBreakClass.SP.bit | LineBreakClass.PR.bit | LineBreakClass.PO.bit | LineBreakClass.RI.bit
-
-
-    /// `decide`'s answer for an ASCII scalar after a unit that is a scalar of its own, by
-    /// (numeric state, class of the unit, byte): 1 prohibited, 2 allowed, 3 mandatory, 0 not
-    /// in the table (the unit's class is excluded, or the byte is a combining mark that
-    /// would attach). Filled by running `decide` itself in each context, so the two cannot
-    /// disagree; the context a table entry leaves is the one `startUnit` makes for the
-    /// byte's class, as in `decide` for a scalar that does not attach.
-    static func makeASCIITable() -> ASCIILineBreakTable {
-        let classes = UnsafeMutablePointer<LineBreakClass>.allocate(capacity: 128)
-        for b in 0..<128 { classes[b] = LineBreakProperties(lineBreakPropertyTable.value(UInt32(b))).lineBreakClass }
-        let table = UnsafeMutablePointer<UInt8>.allocate(capacity: 3 * classCount * 128)
-        table.initialize(repeating: 0, count: 3 * classCount * 128)
-        for numeric in 0..<3 {
-            for raw in 0..<classCount {
-                let before = LineBreakClass(rawValue: UInt8(raw))!
-                guard !before.isIn(tableExcludedBefore) else { continue }
-                for b in 0..<128 {
-                    let cls = classes[b]
-                    guard cls != .CM && cls != .ZWJ else { continue }
-                    var it = LineBreakIterator(UnsafeRawBufferPointer(start: nil, count: 0), ascii: ASCIILineBreakTable(decisions: table, classes: classes))
-                    it.lastScalar = before
-                    it.last = before
-                    it.numeric = UInt8(numeric)
-                    let entry: UInt8
-                    switch it.decide(plain(cls)) {
-                    case .prohibited: entry = 1
-                    case .allowed: entry = 2
-                    case .mandatory: entry = 3
-                    }
-                    table[(numeric * classCount + raw) << 7 | b] = entry
-                }
-            }
-        }
-        return ASCIILineBreakTable(decisions: table, classes: classes)
-    }
-
-    @inline(__always) private static func plain(_ cls: LineBreakClass) -> LineBreakProperties { LineBreakProperties(cls.rawValue) }
-
-    /// The end of the run from `i` of ASCII letters and two-byte scalars of class AL with
-    /// no East Asian width or pictographic flag (Latin-1, Latin Extended, Greek, Cyrillic
-    /// letters): the scalars LB28 keeps together after a letter.
-    @inline(__always)
-    private func alphabeticRunEnd(_ p: UnsafePointer<UInt8>, from i: Int) -> Int {
-        var i = i
-        while i < count {
-            let b = p[i]
-            if b < 0x80 {
-                guard isASCIILetter(b) else { break }
-                i += 1
-            } else if b < 0xE0 && i + 1 < count {
-                // A lead byte below 0xE0 in valid UTF-8 starts a two-byte sequence.
-                let v = UInt32(b & 0x1F) << 6 | UInt32(p[i + 1] & 0x3F)
-                guard table.value(v) == LineBreakClass.AL.rawValue else { break }
-                i += 2
-            } else {
-                break
-            }
-        }
-        return i
-    }
-
-    @inline(__always)
-    private func skip(_ p: UnsafePointer<UInt8>, from i: Int, while test: (UInt8) -> Bool) -> Int {
-        var i = i
-        while i < count && test(p[i]) { i += 1 }
-        return i
-    }
 
     private mutating func begin(_ props: LineBreakProperties) {
         lastScalar = props.lineBreakClass
@@ -424,19 +408,119 @@ struct LineBreakIterator: IteratorProtocol {
     }
 }
 
-@inline(__always) func isASCIILetter(_ b: UInt8) -> Bool { (b | 0x20) &- 0x61 < 26 }
-@inline(__always) func isASCIIDigit(_ b: UInt8) -> Bool { b &- 0x30 < 10 }
+/// `decide` as a table, for the scalars whose decision depends on no more context than
+/// the class of the unit before (a scalar of its own), LB25's numeric state, the unit
+/// before a run of spaces, and whether the unit before is East Asian wide. A state
+/// encodes that context; a symbol is a scalar's property byte (class and East Asian flag;
+/// unassigned pictographs have bit 7 set and stay out). Classes that need more — CM and
+/// ZWJ attach (LB9), RI counts pairs (LB30a), HL feeds LB21a, PR and PO look ahead (LB25)
+/// — are `excluded`: as a symbol, as the unit before, and before spaces. Filled by running
+/// `decide` itself from every state on every symbol, so the two cannot disagree; built
+/// once and kept for the life of the process (immutable, shared by all threads).
+struct LineBreakAutomaton: @unchecked Sendable {
+    static let excluded: UInt64 = LineBreakClass.CM.bit | LineBreakClass.ZWJ.bit | LineBreakClass.RI.bit
+        | LineBreakClass.HL.bit | LineBreakClass.PR.bit | LineBreakClass.PO.bit
+    static let symbolCount = 128
+    /// States `(numeric * classes + last) * 2 + eastAsian` for a unit other than SP, then
+    /// `spaceStates + beforeSpaces * 2 + eastAsian` after spaces (numeric is 0 there).
+    static let spaceStates = 3 * LineBreakClass.count * 2
+    static let stateCount = spaceStates + LineBreakClass.count * 2
+    /// After a letter (AL, numeric state 0, not East Asian wide).
+    static let letterState = Int(LineBreakClass.AL.rawValue) * 2
+    /// The property byte of a letter that is not East Asian wide.
+    static let letter = LineBreakClass.AL.rawValue
 
-/// `decide`'s answers for ASCII scalars and the ASCII classes, built once and kept for
-/// the life of the process (immutable after that, so shared by all threads).
-struct ASCIILineBreakTable: @unchecked Sendable {
-    let decisions: UnsafePointer<UInt8>
-    let classes: UnsafePointer<LineBreakClass>
+    /// `transitions[state * symbolCount + symbol]`: next state << 2 | decision (1
+    /// prohibited, 2 allowed, 3 mandatory); 0 leaves the scalar to `decide`.
+    let transitions: UnsafePointer<UInt16>
+    /// The property byte of each scalar below U+0800 (one and two UTF-8 bytes).
+    let properties: UnsafePointer<UInt8>
+    /// Context of each state.
+    let lastClass: UnsafePointer<LineBreakClass>
+    let numeric: UnsafePointer<UInt8>
+    let beforeSpaces: UnsafePointer<LineBreakClass>
+}
 
-    init(decisions: UnsafeMutablePointer<UInt8>, classes: UnsafeMutablePointer<LineBreakClass>) {
-        self.decisions = UnsafePointer(decisions)
-        self.classes = UnsafePointer(classes)
+extension LineBreakIterator {
+    static func makeAutomaton() -> LineBreakAutomaton {
+        typealias A = LineBreakAutomaton
+        let properties = UnsafeMutablePointer<UInt8>.allocate(capacity: 0x800)
+        for v in 0..<0x800 { properties[v] = lineBreakPropertyTable.value(UInt32(v)) }
+        let lastClass = UnsafeMutablePointer<LineBreakClass>.allocate(capacity: A.stateCount)
+        let numeric = UnsafeMutablePointer<UInt8>.allocate(capacity: A.stateCount)
+        let beforeSpaces = UnsafeMutablePointer<LineBreakClass>.allocate(capacity: A.stateCount)
+        lastClass.initialize(repeating: .AL, count: A.stateCount)
+        numeric.initialize(repeating: 0, count: A.stateCount)
+        beforeSpaces.initialize(repeating: .AL, count: A.stateCount)
+        let transitions = UnsafeMutablePointer<UInt16>.allocate(capacity: A.stateCount * A.symbolCount)
+        transitions.initialize(repeating: 0, count: A.stateCount * A.symbolCount)
+        let automaton = A(
+            transitions: transitions, properties: properties, lastClass: lastClass, numeric: numeric, beforeSpaces: beforeSpaces)
+
+        // Every context the automaton records, as an iterator in that context.
+        var contexts: [(state: Int, iterator: LineBreakIterator)] = []
+        let empty = UnsafeRawBufferPointer(start: nil, count: 0)
+        for raw in 0..<LineBreakClass.count {
+            let cls = LineBreakClass(rawValue: UInt8(raw))!
+            guard !cls.isIn(A.excluded) else { continue }
+            for eastAsian in [false, true] {
+                var it = LineBreakIterator(empty, automaton: automaton, usesAutomaton: false)
+                it.lastEastAsian = eastAsian
+                if cls == .SP {
+                    // Spaces after each unit: the run keeps the unit before it, so that
+                    // unit is never SP itself, and the numeric state is 0.
+                    for rawBefore in 0..<LineBreakClass.count where rawBefore != Int(LineBreakClass.SP.rawValue) {
+                        it.last = .SP
+                        it.lastScalar = .SP
+                        it.beforeSpaces = LineBreakClass(rawValue: UInt8(rawBefore))!
+                        if let s = it.automatonState() { contexts.append((s, it)) }
+                    }
+                    continue
+                }
+                it.last = cls
+                it.lastScalar = cls
+                for n in 0..<3 {
+                    it.numeric = UInt8(n)
+                    if let s = it.automatonState() { contexts.append((s, it)) }
+                }
+            }
+        }
+        for (state, it) in contexts {
+            lastClass[state] = it.last
+            numeric[state] = it.numeric
+            beforeSpaces[state] = it.beforeSpaces
+        }
+        for (state, context) in contexts {
+            for symbol in 0..<A.symbolCount {
+                // Bits 0-5 are the class; values past the last class are not symbols.
+                guard symbol & 0x3F < LineBreakClass.count else { continue }
+                let props = LineBreakProperties(UInt8(symbol))
+                guard !props.lineBreakClass.isIn(A.excluded) else { continue }
+                var it = context
+                let entry: UInt16
+                switch it.decide(props) {
+                case .prohibited: entry = 1
+                case .allowed: entry = 2
+                case .mandatory: entry = 3
+                }
+                guard let next = it.automatonState() else { continue }
+                transitions[state * A.symbolCount + symbol] = UInt16(next) << 2 | entry
+            }
+        }
+        return automaton
     }
 }
 
-let asciiLineBreakTable = LineBreakIterator.makeASCIITable()
+let lineBreakAutomaton = LineBreakIterator.makeAutomaton()
+
+/// How many of the eight bytes of `word` (in memory order) are ASCII letters before the
+/// first that is not.
+@inline(__always)
+func asciiLetterBytes(_ word: UInt64) -> Int {
+    let high: UInt64 = 0x8080_8080_8080_8080
+    let lower = word | 0x2020_2020_2020_2020
+    // Per byte, with bit 7 clear (so no carry crosses bytes): x + 0x1F sets bit 7 when
+    // x >= 0x61 ('a'), x + 0x05 when x >= 0x7B (past 'z').
+    let letters = (lower &+ 0x1F1F_1F1F_1F1F_1F1F) & ~(lower &+ 0x0505_0505_0505_0505) & ~word & high
+    return (~letters & high).trailingZeroBitCount >> 3
+}

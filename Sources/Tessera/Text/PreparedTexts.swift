@@ -18,6 +18,10 @@ public final class PreparedTexts: @unchecked Sendable {
     let segmentOffsets: ContiguousArray<Int>
     let segments: ContiguousArray<PreparedSegment>
     let widest: ContiguousArray<Float>
+    /// Per text, the widest line limit at which the greedy fill would break it (+inf with a
+    /// mandatory break inside), and its width as one line: most list texts fit their line,
+    /// and then a layout is one comparison.
+    let singleLine: ContiguousArray<SingleLine>
     /// `count + 1` indexes into `clusters`, and the clusters of segments wider than
     /// `clusterThreshold` (see `PreparedTextView.clusters`).
     let clusterOffsets: ContiguousArray<Int>
@@ -28,13 +32,40 @@ public final class PreparedTexts: @unchecked Sendable {
     /// words, URLs and codes, the segments that need emergency breaks at list widths.
     static let clusterThresholdEms = 6.0
 
-    init(style: TextStyle, utf8: ContiguousArray<UInt8>, textOffsets: ContiguousArray<Int>, segmentOffsets: ContiguousArray<Int>, segments: ContiguousArray<PreparedSegment>, widest: ContiguousArray<Float>, clusterOffsets: ContiguousArray<Int>, clusters: ContiguousArray<PreparedCluster>) {
+    struct SingleLine {
+        /// The largest `lineWidth + pendingSpace + width` the fill compares with the limit
+        /// (at least the widest segment): the text is one line at any limit not below it.
+        var limit: Double
+        var width: Double
+
+        /// Computed with the same expressions, in the same order, as the fill in
+        /// `TextLayoutEngine.breakLines`, so the comparison gives its answer exactly.
+        init(_ segments: UnsafeBufferPointer<PreparedSegment>) {
+            var lineWidth = 0.0, pendingSpace = 0.0, limit = 0.0
+            for (i, seg) in segments.enumerated() {
+                let w = Double(seg.width)
+                // Every segment must fit (else the emergency path runs), and every
+                // comparison of the fill must pass.
+                limit = max(limit, w)
+                if i > 0 { limit = max(limit, lineWidth + pendingSpace + w) }
+                lineWidth += pendingSpace + w
+                pendingSpace = Double(seg.whitespaceWidth)
+                // A mandatory break ends a line (after the last segment, it adds an empty one).
+                if seg.isMandatory { limit = .infinity }
+            }
+            self.limit = limit
+            width = lineWidth
+        }
+    }
+
+    init(style: TextStyle, utf8: ContiguousArray<UInt8>, textOffsets: ContiguousArray<Int>, segmentOffsets: ContiguousArray<Int>, segments: ContiguousArray<PreparedSegment>, widest: ContiguousArray<Float>, singleLine: ContiguousArray<SingleLine>, clusterOffsets: ContiguousArray<Int>, clusters: ContiguousArray<PreparedCluster>) {
         self.style = style
         self.utf8 = utf8
         self.textOffsets = textOffsets
         self.segmentOffsets = segmentOffsets
         self.segments = segments
         self.widest = widest
+        self.singleLine = singleLine
         self.clusterOffsets = clusterOffsets
         self.clusters = clusters
         clusterThreshold = Self.clusterThresholdEms * style.size
@@ -47,6 +78,7 @@ public final class PreparedTexts: @unchecked Sendable {
     public var bytes: Int {
         utf8.count + segments.count * MemoryLayout<PreparedSegment>.stride
             + (textOffsets.count + segmentOffsets.count + clusterOffsets.count) * MemoryLayout<Int>.stride + widest.count * 4
+            + singleLine.count * MemoryLayout<SingleLine>.stride
             + clusters.count * MemoryLayout<PreparedCluster>.stride
     }
 
@@ -58,10 +90,12 @@ public final class PreparedTexts: @unchecked Sendable {
                 textOffsets.withUnsafeBufferPointer { texts in
                     segmentOffsets.withUnsafeBufferPointer { starts in
                         widest.withUnsafeBufferPointer { widest in
-                            clusterOffsets.withUnsafeBufferPointer { clusterStarts in
-                                clusters.withUnsafeBufferPointer { clusters in
-                                    body(Storage(bytes: bytes, segments: segs, textOffsets: texts, segmentOffsets: starts, widest: widest,
-                                                 clusterOffsets: clusterStarts, clusters: clusters, clusterThreshold: clusterThreshold))
+                            singleLine.withUnsafeBufferPointer { singleLine in
+                                clusterOffsets.withUnsafeBufferPointer { clusterStarts in
+                                    clusters.withUnsafeBufferPointer { clusters in
+                                        body(Storage(bytes: bytes, segments: segs, textOffsets: texts, segmentOffsets: starts, widest: widest,
+                                                     singleLine: singleLine, clusterOffsets: clusterStarts, clusters: clusters, clusterThreshold: clusterThreshold))
+                                    }
                                 }
                             }
                         }
@@ -77,6 +111,7 @@ public final class PreparedTexts: @unchecked Sendable {
         let textOffsets: UnsafeBufferPointer<Int>
         let segmentOffsets: UnsafeBufferPointer<Int>
         let widest: UnsafeBufferPointer<Float>
+        let singleLine: UnsafeBufferPointer<SingleLine>
         let clusterOffsets: UnsafeBufferPointer<Int>
         let clusters: UnsafeBufferPointer<PreparedCluster>
         let clusterThreshold: Double
@@ -121,8 +156,10 @@ extension TextLayoutEngine {
         var segments = ContiguousArray<PreparedSegment>()
         var segmentOffsets = ContiguousArray<Int>()
         var widest = ContiguousArray<Float>()
+        var singleLine = ContiguousArray<PreparedTexts.SingleLine>()
         var clusters = ContiguousArray<PreparedCluster>()
         var clusterOffsets = ContiguousArray<Int>()
+        singleLine.reserveCapacity(count)
         segments.reserveCapacity(results.reduce(0) { $0 + $1!.segments.count })
         segmentOffsets.reserveCapacity(count + 1)
         widest.reserveCapacity(count)
@@ -134,6 +171,7 @@ extension TextLayoutEngine {
             segments.append(contentsOf: part.segments)
             clusters.append(contentsOf: part.clusters)
             widest.append(contentsOf: part.widest)
+            singleLine.append(contentsOf: part.singleLine)
         }
         segmentOffsets.append(segments.count)
         clusterOffsets.append(clusters.count)
@@ -141,7 +179,7 @@ extension TextLayoutEngine {
         let bytes = ContiguousArray(UnsafeRawBufferPointer(rebasing: utf8[first..<(count > 0 ? offsets[count] : first)]))
         let textOffsets = ContiguousArray(offsets.map { $0 - first })
         return PreparedTexts(style: style, utf8: bytes, textOffsets: count > 0 ? textOffsets : [0], segmentOffsets: segmentOffsets, segments: segments,
-                             widest: widest, clusterOffsets: clusterOffsets, clusters: clusters)
+                             widest: widest, singleLine: singleLine, clusterOffsets: clusterOffsets, clusters: clusters)
     }
 
     /// Lays out every prepared text at `width` with at most `maxLines` lines (0: no limit)
@@ -177,6 +215,7 @@ extension TextLayoutEngine {
         var segments = ContiguousArray<PreparedSegment>()
         var segmentOffsets = ContiguousArray<Int>()
         var widest = ContiguousArray<Float>()
+        var singleLine = ContiguousArray<PreparedTexts.SingleLine>()
         var clusters = ContiguousArray<PreparedCluster>()
         var clusterOffsets = ContiguousArray<Int>()
     }
@@ -193,6 +232,7 @@ extension TextLayoutEngine {
             part.clusterOffsets.append(part.clusters.count)
             part.segments.append(contentsOf: caches.pointee.segments.buffer)
             part.widest.append(w)
+            part.singleLine.append(PreparedTexts.SingleLine(caches.pointee.segments.buffer))
             guard Double(w) > threshold, let base = text.baseAddress else { continue }
             var start = 0
             for seg in caches.pointee.segments.buffer {
@@ -217,7 +257,13 @@ extension TextLayoutEngine {
 
     private func layoutPart(_ prepared: PreparedTexts, _ range: Range<Int>, _ width: Double, _ maxLines: Int, _ results: UnsafeMutableBufferPointer<TextMetrics>) {
         prepared.withStorage { storage in
-            for i in range { results[i] = layoutPrepared(storage, i, prepared.style, width, maxLines) }
+            let limit = width + Self.widthTolerance, lineHeight = prepared.style.lineHeight
+            for i in range {
+                let single = storage.singleLine[i]
+                results[i] = single.limit <= limit
+                    ? TextMetrics(lineCount: 1, height: lineHeight, width: single.width, isTruncated: false)
+                    : layoutPrepared(storage, i, prepared.style, width, maxLines)
+            }
         }
     }
 

@@ -17,80 +17,88 @@ extension TextLayoutEngine {
     /// Splits valid UTF-8 into segments and measures each (through the segment cache),
     /// into the segment scratch buffer; returns the widest segment.
     func prepare(_ utf8: UnsafeRawBufferPointer, _ style: TextStyle) -> Float {
-        caches.pointee.segments.removeAll()
         let n = utf8.count
-        guard n > 0, let base = utf8.baseAddress else { return 0 }
+        guard n > 0, let base = utf8.baseAddress else {
+            caches.pointee.segments.removeAll()
+            return 0
+        }
         var breaks = LineBreakIterator(validUTF8: utf8)
         let graphemes = graphemePropertyTable
         let bytes = base.assumingMemoryBound(to: UInt8.self)
+        // A segment holds at least one byte, so `n` bounds both lists.
+        let segments = caches.pointee.segments.prepareForWriting(capacity: n)
+        let pending = caches.pointee.pendingSegments.prepareForWriting(capacity: n)
+        var count = 0, pendingCount = 0
         var start = 0
         var widest: Float = 0
-        while let opportunity = breaks.next() {
-            let end = opportunity.offset
-            // Accept only opportunities that are grapheme cluster boundaries. Between two
-            // ASCII bytes there always is one (CR LF is never an opportunity); otherwise
-            // walk the clusters from the segment start, itself a boundary.
-            if end < n && !(bytes[end] < 0x80 && bytes[end - 1] < 0x80) && !isCertainGraphemeBoundary(bytes, end, graphemes) {
-                var clusters = GraphemeBreakIterator(validUTF8: UnsafeRawBufferPointer(start: base + start, count: n - start))
-                var boundary = 0
-                while start + boundary < end { boundary = clusters.next() ?? (n - start) }
-                if start + boundary != end { continue }  // inside a grapheme cluster: not a break
-            }
-            // A mandatory opportunity follows a terminator, except the end of text (LB3).
-            let mandatory = opportunity.isMandatory && (end < n || endsWithTerminator(base + start, end - start))
-            caches.pointee.segments.append(PreparedSegment(end: end, width: 0, whitespaceWidth: 0, isMandatory: mandatory))
-            start = end
-        }
-        // Measure once every boundary is known, so the segment cache's memory is fetched for
-        // all segments at once (index entries, then their slots) rather than one miss after
-        // another.
-        let count = caches.pointee.segments.count
-        let cached = segmentCache.isEnabled
-        // Printable ASCII segments are measured from tables right away; the others are
-        // marked (NaN width) for the segment cache.
-        var pending = 0
-        let segments = caches.pointee.segments.mutableBase
         withPrintableASCIITables(style) { tables in
-            start = 0
-            for i in 0..<count {
-                let end = segments[i].end
+            breaks.forEach { opportunity in
+                let end = opportunity.offset
+                // Accept only opportunities that are grapheme cluster boundaries. Between two
+                // ASCII bytes there always is one (CR LF is never an opportunity); otherwise
+                // walk the clusters from the segment start, itself a boundary.
+                if end < n && !(bytes[end] < 0x80 && bytes[end - 1] < 0x80) && !isCertainGraphemeBoundary(bytes, end, graphemes) {
+                    var clusters = GraphemeBreakIterator(validUTF8: UnsafeRawBufferPointer(start: base + start, count: n - start))
+                    var boundary = 0
+                    while start + boundary < end { boundary = clusters.next() ?? (n - start) }
+                    if start + boundary != end { return }  // inside a grapheme cluster: not a break
+                }
+                // A mandatory opportunity follows a terminator, except the end of text (LB3).
+                let mandatory = opportunity.isMandatory && (end < n || endsWithTerminator(base + start, end - start))
+                // Printable ASCII segments are measured from tables right away, while their
+                // bytes are in cache; the others wait for the segment cache (NaN width).
+                var segment = PreparedSegment(end: end, width: .nan, whitespaceWidth: 0, isMandatory: mandatory)
                 if let tables, let m = tables.measure(bytes + start, end - start) {
-                    segments[i].width = m.width
-                    segments[i].whitespaceWidth = m.whitespaceWidth
+                    segment.width = m.width
+                    segment.whitespaceWidth = m.whitespaceWidth
+                    widest = max(widest, m.width)
                 } else {
-                    segments[i].width = .nan
-                    pending += 1
+                    pending[pendingCount] = Int32(count)
+                    pendingCount += 1
                 }
+                (segments + count).initialize(to: segment)
+                count += 1
                 start = end
             }
         }
-        if pending > 0 {
-            if cached {
-                caches.pointee.hashes.removeAll()
-                start = 0
-                for i in 0..<count {
-                    let end = caches.pointee.segments[i].end
-                    let pendingSegment = caches.pointee.segments[i].width.isNaN
-                    let h = pendingSegment && end - start <= SegmentCache.keyCapacity ? SegmentCache.hash(base + start, end - start, style: style.identity) : 0
-                    caches.pointee.hashes.append(h)
-                    if pendingSegment { segmentCache.prefetchIndex(h) }
-                    start = end
-                }
-                for i in 0..<count where caches.pointee.segments[i].width.isNaN { segmentCache.prefetchSlot(caches.pointee.hashes[i]) }
+        caches.pointee.segments.finishWriting(count: count)
+        guard pendingCount > 0 else { return widest }
+        // Measure the others once every boundary is known, so the segment cache's memory is
+        // fetched for all of them at once (index entries, then their slots) rather than one
+        // miss after another.
+        @inline(__always) func bounds(_ k: Int) -> (start: Int, length: Int) {
+            let i = Int(pending[k])
+            let start = i > 0 ? segments[i - 1].end : 0
+            return (start, segments[i].end - start)
+        }
+        if segmentCache.isEnabled {
+            let hashes = caches.pointee.hashes.prepareForWriting(capacity: pendingCount)
+            for k in 0..<pendingCount {
+                let (start, length) = bounds(k)
+                let h = length <= SegmentCache.keyCapacity ? SegmentCache.hash(base + start, length, style: style.identity) : 0
+                hashes[k] = h
+                segmentCache.prefetchIndex(h)
             }
-            start = 0
-            for i in 0..<count {
-                let end = caches.pointee.segments[i].end
-                if caches.pointee.segments[i].width.isNaN {
-                    let m = cached ? measureSegment(base + start, end - start, style, hash: caches.pointee.hashes[i]) : measureSegment(base + start, end - start, style)
-                    caches.pointee.segments[i].width = Float(m.width)
-                    caches.pointee.segments[i].whitespaceWidth = Float(m.whitespaceWidth)
-                }
-                start = end
+            for k in 0..<pendingCount { segmentCache.prefetchSlot(hashes[k]) }
+            for k in 0..<pendingCount {
+                let (start, length) = bounds(k)
+                let m = measureSegment(base + start, length, style, hash: hashes[k])
+                setWidths(&segments[Int(pending[k])], m, &widest)
+            }
+        } else {
+            for k in 0..<pendingCount {
+                let (start, length) = bounds(k)
+                setWidths(&segments[Int(pending[k])], measureSegment(base + start, length, style), &widest)
             }
         }
-        for i in 0..<count { widest = max(widest, caches.pointee.segments[i].width) }
         return widest
+    }
+
+    @inline(__always)
+    private func setWidths(_ segment: inout PreparedSegment, _ m: SegmentMeasure, _ widest: inout Float) {
+        segment.width = Float(m.width)
+        segment.whitespaceWidth = Float(m.whitespaceWidth)
+        widest = max(widest, segment.width)
     }
 
     /// Whether `end` (inside valid UTF-8) is a grapheme cluster boundary by the pair of
@@ -162,7 +170,7 @@ extension TextLayoutEngine {
         let primary = style.fontChain.fonts[0]
         guard let ascii = primary.printableASCII else { return body(nil) }
         return withExtendedLifetime(ascii) {
-            body(PrintableASCIITables(advances: ascii.advances, kerning: ascii.kerning, size: style.size, unitsPerEm: Double(primary.unitsPerEm)))
+            body(PrintableASCIITables(pairAdvances: ascii.pairAdvances, size: style.size, unitsPerEm: Double(primary.unitsPerEm)))
         }
     }
 
@@ -261,6 +269,13 @@ extension TextLayoutEngine {
             caches.pointee.lines[maxLines - 1] = ellipsize(caches.pointee.lines[maxLines - 1], prepared, utf8, style, limit: limit)
             return true
         }
+        return breakLinesWithEmergency(prepared, utf8, style, limit: limit, maxLines: maxLines)
+    }
+
+    /// `breakLines` for a text with a segment wider than the line: its own function, so the
+    /// common path above stays a few instructions.
+    @inline(never)
+    private func breakLinesWithEmergency(_ prepared: PreparedTextView, _ utf8: UnsafeRawBufferPointer, _ style: TextStyle, limit: Double, maxLines: Int) -> Bool {
         let n = utf8.count
         caches.pointee.lines.removeAll()
         var lineCount = 0
@@ -463,8 +478,7 @@ extension TextLayoutEngine {
 
 /// A face's printable-ASCII tables for the duration of a call, and the style's scale.
 struct PrintableASCIITables {
-    let advances: UnsafeMutablePointer<Int32>
-    let kerning: UnsafeMutablePointer<Int32>
+    let pairAdvances: UnsafeMutablePointer<Int32>
     let size: Double
     let unitsPerEm: Double
 
@@ -477,7 +491,7 @@ struct PrintableASCIITables {
         for i in 0..<n {
             let c = Int(p[i]) &- first
             guard UInt(bitPattern: c) < UInt(count) else { return nil }
-            total &+= Int(advances[c]) &+ Int(kerning[row &+ c])
+            total &+= Int(pairAdvances[row &+ c])
             row = c &* count
         }
         return total

@@ -77,7 +77,9 @@ public final class TextLayoutEngine {
         /// The segments of the text being prepared and the lines being broken.
         var segments = ScratchBuffer<PreparedSegment>()
         var lines = ScratchBuffer<TextLine>()
-        /// Segment hashes of the text being prepared.
+        /// The segments of the text being prepared that wait for the segment cache, by
+        /// index, and their hashes.
+        var pendingSegments = ScratchBuffer<Int32>()
         var hashes = ScratchBuffer<UInt64>()
         /// Widths of one-byte ASCII clusters in the style `asciiStyle` (NaN: not known yet).
         var asciiStyle: UInt64 = 0
@@ -221,9 +223,19 @@ public final class TextLayoutEngine {
     }
 
     private func measureValidated(_ utf8: UnsafeRawBufferPointer, _ offsets: UnsafeBufferPointer<Int>, _ range: Range<Int>, _ style: TextStyle, _ width: Double, _ maxLines: Int, _ results: UnsafeMutableBufferPointer<TextMetrics>) {
+        guard !range.isEmpty else { return }
+        @inline(__always) func text(_ i: Int) -> UnsafeRawBufferPointer { UnsafeRawBufferPointer(rebasing: utf8[offsets[i]..<offsets[i + 1]]) }
+        // Each text's cache entries are looked up while the text before it is laid out, so
+        // the index misses of a cold pass overlap with work instead of stalling it.
+        var nextKey = TextKey(text(range.lowerBound), style: style.identity)
         for i in range {
-            let text = UnsafeRawBufferPointer(rebasing: utf8[offsets[i]..<offsets[i + 1]])
-            results[i] = layout(validUTF8: text, style: style, width: width, maxLines: maxLines, includeLines: false).metrics
+            let key = nextKey
+            if i + 1 < range.upperBound {
+                nextKey = TextKey(text(i + 1), style: style.identity)
+                lineCache.prefetch(LineKey(text: nextKey, width: width, maxLines: maxLines).cacheHash)
+                preparedCache.prefetch(nextKey.cacheHash)
+            }
+            results[i] = layout(validUTF8: text(i), textKey: key, style: style, width: width, maxLines: maxLines, includeLines: false).metrics
         }
     }
 
@@ -255,7 +267,12 @@ public final class TextLayoutEngine {
     /// The line-break cache, then the prepared-text cache, then preparation.
     @inline(__always)
     func layout(validUTF8 utf8: UnsafeRawBufferPointer, style: TextStyle, width: Double, maxLines: Int, includeLines: Bool) -> TextMeasurement {
-        let textKey = TextKey(utf8, style: style.identity)
+        layout(validUTF8: utf8, textKey: TextKey(utf8, style: style.identity), style: style, width: width, maxLines: maxLines, includeLines: includeLines)
+    }
+
+    /// `layout` with the text's key already computed.
+    @inline(__always)
+    func layout(validUTF8 utf8: UnsafeRawBufferPointer, textKey: TextKey, style: TextStyle, width: Double, maxLines: Int, includeLines: Bool) -> TextMeasurement {
         let lineKey = LineKey(text: textKey, width: width, maxLines: maxLines)
         if lineCache.isEnabled, let hit = lineCache.lookup(lineKey) {
             return TextMeasurement(metrics: LineRecord.metrics(hit, lineHeight: style.lineHeight), lines: includeLines ? LineRecord.lines(hit) : [])
