@@ -231,7 +231,7 @@ extension RowStore {
     /// emptied; then neighbours that fit in one page are merged.
     mutating func merge(_ plan: ApplyPlan, _ rows: RowColumns) {
         let captured = captureMoves(plan)
-        if tree.firstLeaf == HeightTree.none {
+        if tree.firstLeaf == HeightTree.none, !plan.added.isEmpty {
             // Rows into an empty store: one empty page to attach them to.
             tree.insertLeaf(tree.allocateLeaf(page: Page.allocate(layout).base), after: HeightTree.none)
         }
