@@ -119,7 +119,7 @@ func verifyStoreEngine(_ engine: borrowing ListEngine, _ m: StoreListModel, slot
 func checkBatch(_ result: AppliedBatch, old: [UInt64], oldKeys: [UInt64: (UInt64, UInt16)], new s: RowSnapshot, _ c: Checker) {
     let batch = result.batch
     var list: [UInt64?] = old
-    for op in result.operations {
+    for op in result.operations() {
         switch op {
         case .remove(let at, let count): list.removeSubrange(at..<(at + count))
         case .insert(let at, let count): list.insert(contentsOf: repeatElement(nil, count: count), at: at)
@@ -542,7 +542,7 @@ func expectRejected(
         try e.setHeight(90, ofRow: 0)
         let applied = try e.apply(fresh)
         #expect(applied.batch == fresh.batch)
-        #expect(applied.operations == fresh.operations())
+        #expect(applied.operations() == fresh.operations())
         #expect(e.store.count == 5)
         expectRejected(&e, .staleBatch("the list's rows changed after the batch was prepared")) { _ = try $0.apply(fresh) }
     }

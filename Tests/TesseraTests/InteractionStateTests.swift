@@ -202,7 +202,7 @@ func isVisible(_ e: borrowing ListEngine, _ id: UInt64) -> Bool {
                     changed.formUnion(m.rowsChanged(newIDs: newIDs, newKinds: newKinds, moved: []))
                     if let open = m.swipe, !isVisible(e, open.id) { changed.insert(open.id); m.swipe = nil }
                     c.equal(result.batch.deletes, [r], "a full swipe deletes its row")
-                    c.equal(result.operations, [.remove(at: r, count: 1)], "sequential form of a full swipe")
+                    c.equal(result.operations(), [.remove(at: r, count: 1)], "sequential form of a full swipe")
                     c.equal(result.interaction.rows, m.references(changed), "rows reported by commitSwipe")
                     counts["commit", default: 0] += 1
                 } catch {

@@ -46,8 +46,6 @@ public struct PreparedBatch: Sendable {
 public struct AppliedBatch: Sendable, Equatable {
     /// The batch form (UIKit `performBatchUpdates`).
     public var batch: DiffBatch
-    /// The sequential form (RecyclerView `notifyItemRange…`).
-    public var operations: [DiffOperation]
     /// The corrected scroll offset: the anchor row stays still on screen, or the nearest
     /// row that kept its place takes the place of a deleted anchor row.
     public var scrollOffset: Double
@@ -55,6 +53,10 @@ public struct AppliedBatch: Sendable, Equatable {
     /// swipe closed because its row moved or left the viewport, a selection dropped by a
     /// kind that is not selectable any more or by a single-selection group rule.
     public var interaction: InteractionChange
+
+    /// The sequential form (RecyclerView `notifyItemRange…`), derived from the batch on
+    /// demand: O(n + m + moves · log n), which hosts of the batch form need not pay.
+    public func operations() -> [DiffOperation] { batch.operations() }
 }
 
 extension ListEngine {
@@ -109,7 +111,8 @@ extension ListEngine {
     /// snapshot's height in a store-driven list), updated rows take their new values (a
     /// profile-driven list keeps their last height and marks them dirty; a store-driven
     /// one takes the snapshot's height or the estimate). In a profile-driven list group
-    /// marks, grid lines, dirty counts, the sticky header and dividers follow. Swipe and
+    /// marks, dirty counts, the sticky header and dividers follow (O(marks) more); a grid
+    /// re-packs its lines, O(n). Swipe and
     /// selection state follow their rows by id (see `AppliedBatch.interaction`). The anchor
     /// row keeps its place on screen; if it was deleted, the nearest row that kept its
     /// place takes the deleted row's place.
@@ -301,9 +304,7 @@ extension ListEngine {
         changed += pruneInteractionState()
         reanchor(keeping: keep)
         if let id = closeSwipeIfHidden() { changed.append(id) }
-        return AppliedBatch(
-            batch: batch, operations: differ.operations(for: batch), scrollOffset: scrollOffset,
-            interaction: references(changed))
+        return AppliedBatch(batch: batch, scrollOffset: scrollOffset, interaction: references(changed))
     }
 
     /// Whether old row `row` is a move source of the plan.

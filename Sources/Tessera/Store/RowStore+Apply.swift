@@ -198,6 +198,7 @@ extension RowStore {
     /// rebuilt from scratch instead, which indexes each row once.
     mutating func apply(_ plan: ApplyPlan, _ rows: RowColumns, updates mode: UpdateHeights) {
         let batch = plan.batch
+        guard !batch.isEmpty else { return }
         version &+= 1
         contentMutations &+= 1
         index.reserve(count + batch.inserts.count)
@@ -421,10 +422,16 @@ extension RowStore {
 }
 
 /// Writes one old page's new rows in order into that page and, when they overflow it, new
-/// pages after it: the rows spread evenly, as an insert splits a page.
+/// pages after it. The old page keeps 7/8 of a page and the rest spread evenly over the
+/// new pages: each row that lands in a new page costs an index update (a cache miss in a
+/// large index), so a page a few rows over capacity moves an eighth of a page, not half,
+/// and both pages keep room for more.
 struct PageWriter {
     let firstLeaf: UInt32
     let oldCount: Int, oldHeight: Int64
+    /// Rows of the old page, then of each new page: `rest / (pages - 1)`, the first
+    /// `rest % (pages - 1)` one more.
+    let first: Int, rest: Int
     let pages: Int, total: Int
     var j = 0
     var leaf: UInt32
@@ -440,11 +447,16 @@ struct PageWriter {
         self.total = total
         self.oldCount = oldCount
         self.oldHeight = oldHeight
-        pages = (total + store.pageCapacity - 1) / store.pageCapacity
-        size = total / pages + (0 < total % pages ? 1 : 0)
+        let capacity = store.pageCapacity
+        first = total <= capacity ? total : capacity - capacity / 8
+        rest = total - first
+        pages = 1 + (rest + capacity - 1) / capacity
+        size = first
     }
 
-    func size(of k: Int) -> Int { total / pages + (k < total % pages ? 1 : 0) }
+    func size(of k: Int) -> Int {
+        k == 0 ? first : rest / (pages - 1) + (k - 1 < rest % (pages - 1) ? 1 : 0)
+    }
 
     /// Closes a full page and opens the next.
     mutating func advanceIfFull(_ store: inout RowStore) {
@@ -477,7 +489,14 @@ struct PageWriter {
             let n = min(slots.upperBound - s, size - filled)
             page.copyRows(from: source, at: s, to: filled, count: n)
             if leaf != firstLeaf {
-                for t in 0..<n { store.index.move(page.ids[filled + t], from: firstLeaf, to: leaf) }
+                // Rows spilled into a new page: re-point their index entries, loading the
+                // entries a few rows ahead so the misses overlap.
+                let ids = page.ids + filled
+                for t in 0..<min(n, 8) { store.index.prefetch(ids[t]) }
+                for t in 0..<n {
+                    if t + 8 < n { store.index.prefetch(ids[t + 8]) }
+                    store.index.move(ids[t], from: firstLeaf, to: leaf)
+                }
             }
             filled += n
             s += n
