@@ -389,3 +389,26 @@ extension ListEngine {
     /// Test shorthand for a row's columns.
     func row(_ r: Int) throws -> RowInfo { try store.row(r) }
 }
+
+@Suite struct InteractionAdoptionTests {
+    /// A store handed to an engine with selection and swipe bits already set: the engine
+    /// takes them as its id-keyed state (one open row), and raw flag changes stay mirrored.
+    @Test func flagsSetBeforeTheEngineAreAdopted() throws {
+        var store = try RowStore(estimatedHeights: [44], pageCapacity: 3, treeFanout: 4)
+        try store.append(ids: Array(1...8), kinds: Array(repeating: 0, count: 8))
+        try store.updateFlags(ofRow: 2, setting: [.selected, .swipeOpen])
+        try store.updateFlags(ofRow: 5, setting: [.selected, .swipeOpen])
+        var e = try ListEngine(store: store, viewport: 500)
+        e._checkInvariants()
+        #expect(e.selectedIDs == [3, 6])
+        #expect(e.openSwipe == SwipeState(id: 3, edge: .trailing, revealedWidth: 0))
+        #expect(try !e.row(5).flags.contains(.swipeOpen))
+        try e.updateFlags(ofRow: 7, setting: .swipeOpen, clearing: .unread)
+        #expect(e.openSwipe?.id == 8)
+        try e.updateFlags(ofRow: 2, clearing: .selected)
+        #expect(e.selectedIDs == [6])
+        e._checkInvariants()
+        #expect(e.clearSelection().rows == [RowReference(id: 6, row: 5)])
+        e._checkInvariants()
+    }
+}

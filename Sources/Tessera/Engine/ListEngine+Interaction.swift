@@ -278,6 +278,27 @@ extension ListEngine {
         return changed
     }
 
+    /// Takes `selected` and `swipeOpen` bits a store was given before the engine got it
+    /// into the id-keyed state: the selected rows' ids, and the first row flagged open as
+    /// the open row (trailing, width unknown: 0); later rows flagged open are closed.
+    mutating func adoptInteractionFlags() {
+        guard store.count > 0 else { return }
+        let selected = RowFlags.selected.rawValue, open = RowFlags.swipeOpen.rawValue
+        var c = store.cursor(atRow: 0)
+        while c.row < store.count {
+            let page = store.page(ofLeaf: c.leaf), id = page.ids[c.slot]
+            if page.flags[c.slot] & selected != 0 { interaction.selected.insert(id) }
+            if page.flags[c.slot] & open != 0 {
+                if interaction.swipe == nil {
+                    interaction.swipe = SwipeState(id: id, edge: .trailing, revealedWidth: 0)
+                } else {
+                    page.flags[c.slot] &= ~open
+                }
+            }
+            store.advance(&c)
+        }
+    }
+
     mutating func changeFlags(ofRow row: Int, set: UInt16, clear: UInt16) {
         let (page, slot) = store.locate(row)
         page.flags[slot] = page.flags[slot] & ~clear | set

@@ -32,6 +32,7 @@ public struct ListEngine: ~Copyable {
         anchor = try store.anchor(atOffset: 0)
         self.store = store
         self.viewport = viewport
+        adoptInteractionFlags()
     }
 
     /// The furthest the content scrolls.
