@@ -228,8 +228,8 @@ extension RowStore {
     }
 
     /// The incremental path: each page with a removed row or an added row attached to it
-    /// is rewritten once through the scratch page, split when it overflows, freed when
-    /// emptied; then neighbours that fit in one page are merged.
+    /// is rewritten once, in place when its new rows fit, else through the scratch page and
+    /// split; a page left empty is freed; then neighbours that fit in one page are merged.
     mutating func merge(_ plan: ApplyPlan, _ rows: RowColumns) {
         let captured = captureMoves(plan)
         if tree.firstLeaf == HeightTree.none, !plan.added.isEmpty {
@@ -240,6 +240,9 @@ extension RowStore {
         var leaf = tree.firstLeaf
         var oldStart = 0, stayRank = 0, ri = 0, ai = 0
         var shrank = false
+        // Per page, reused: runs of staying rows (old slot, new slot, length) and where
+        // added rows go (plan entry, new slot).
+        var runs: [(from: Int, to: Int, count: Int)] = [], placed: [(entry: Int, slot: Int)] = []
         while leaf != HeightTree.none {
             let next = tree.leaves[Int(leaf)].next
             let old = rowCount(ofLeaf: leaf), oldEnd = oldStart + old
@@ -248,7 +251,11 @@ extension RowStore {
             let stayHere = old - (re - ri)
             var ae = ai
             while ae < plan.added.count, plan.rank(ae) <= stayRank + stayHere { ae += 1 }
-            if re > ri || ae > ai {
+            let total = stayHere + (ae - ai)
+            if (re > ri || ae > ai) && total > 0 && total <= pageCapacity {
+                rewriteInPlace(leaf, oldStart: oldStart, stayRank: stayRank, removed: ri..<re, added: ai..<ae, plan, rows, captured, &runs, &placed)
+                if total < old { shrank = true }
+            } else if re > ri || ae > ai {
                 let page = page(ofLeaf: leaf), oldHeight = tree.leaves[Int(leaf)].height
                 scratchPage.copyRows(from: page, at: 0, to: 0, count: old)
                 for r in ri..<re where plan.removedMove[r] < 0 {
@@ -256,7 +263,6 @@ extension RowStore {
                     index.remove(scratchPage.ids[slot], page: leaf)
                     text.release(scratchPage.text[slot])
                 }
-                let total = stayHere + (ae - ai)
                 if total == 0 {
                     tree.removeLeaf(leaf)
                     Jemalloc.free(page.base)
@@ -297,6 +303,63 @@ extension RowStore {
             leaf = next
         }
         if shrank { mergeSparsePages() }
+    }
+
+    /// Rewrites a page whose new rows fit in it without a copy: deleted rows leave the
+    /// index and the arena, runs of staying rows shift in place (those moving towards the
+    /// front in ascending order, those moving back in descending order, so none overwrites
+    /// a run not yet moved), then added rows fill the gaps. Rows before the first change
+    /// stay where they are.
+    mutating func rewriteInPlace(
+        _ leaf: UInt32, oldStart: Int, stayRank: Int, removed: Range<Int>, added: Range<Int>,
+        _ plan: ApplyPlan, _ rows: RowColumns, _ captured: CapturedRows,
+        _ runs: inout [(from: Int, to: Int, count: Int)], _ placed: inout [(entry: Int, slot: Int)]
+    ) {
+        let page = page(ofLeaf: leaf), old = rowCount(ofLeaf: leaf), oldHeight = tree.leaves[Int(leaf)].height
+        for r in removed where plan.removedMove[r] < 0 {
+            let slot = plan.removed[r] - oldStart
+            index.remove(page.ids[slot], page: leaf)
+            text.release(page.text[slot])
+        }
+        runs.removeAll(keepingCapacity: true)
+        placed.removeAll(keepingCapacity: true)
+        var rank = stayRank, a = added.lowerBound, r = removed.lowerBound, slot = 0, to = 0
+        while a < added.upperBound, plan.rank(a) <= rank {
+            placed.append((a, to))
+            to += 1
+            a += 1
+        }
+        while slot < old {
+            if r < removed.upperBound, plan.removed[r] - oldStart == slot {
+                r += 1
+                slot += 1
+                continue
+            }
+            var end = r < removed.upperBound ? plan.removed[r] - oldStart : old
+            if a < added.upperBound { end = min(end, slot + plan.rank(a) - rank) }
+            runs.append((slot, to, end - slot))
+            to += end - slot
+            rank += end - slot
+            slot = end
+            while a < added.upperBound, plan.rank(a) <= rank {
+                placed.append((a, to))
+                to += 1
+                a += 1
+            }
+        }
+        for run in runs where run.to < run.from { page.copyRows(from: page, at: run.from, to: run.to, count: run.count) }
+        for run in runs.reversed() where run.to > run.from { page.copyRows(from: page, at: run.from, to: run.to, count: run.count) }
+        for (entry, s) in placed {
+            let k = Int(plan.addedMove[entry])
+            if k >= 0 {
+                captured.write(k, into: page, at: s)
+                index.insert(captured.ids[k], page: leaf)
+            } else {
+                let j = plan.added[entry]
+                writeNewRows(rows, j..<(j + 1), into: page, at: s, leaf: leaf)
+            }
+        }
+        tree.adjust(leaf: leaf, rows: to - old, height: page.refreshGroups(count: to) - oldHeight)
     }
 
     /// Merges every pair of neighbouring pages that fits in one.
