@@ -31,7 +31,7 @@ func statusCode(of error: TesseraError) -> Int32 {
     switch error {
     case .invalidHeight, .invalidOffset, .invalidViewport, .columnLengthMismatch, .invalidFlags, .invalidTextWidth,
          .invalidMaxLines, .emptyFontChain, .invalidFontSize, .invalidLineHeight, .invalidLetterSpacing,
-         .invalidBudget, .invalidThreadCount, .unsupported:
+         .invalidBudget, .invalidThreadCount, .unsupported, .staleBatch, .interactionNotAllowed, .invalidSwipeWidth:
         TESS_ERROR_INVALID_ARGUMENT
     case .rowOutOfBounds, .rangeOutOfBounds: TESS_ERROR_OUT_OF_RANGE
     case .bufferTooSmall: TESS_ERROR_BUFFER_TOO_SMALL
@@ -45,7 +45,7 @@ func statusCode(of error: TesseraError) -> Int32 {
     case .capacityExceeded: TESS_ERROR_CAPACITY
     case .invalidProfile, .profileFontNotFound: TESS_ERROR_INVALID_PROFILE
     case .invalidEnvironment: TESS_ERROR_INVALID_ENVIRONMENT
-    case .ruleViolation, .invalidSlotValue: TESS_ERROR_RULE_VIOLATION
+    case .ruleViolation, .invalidSlotValue, .selectionRuleViolation: TESS_ERROR_RULE_VIOLATION
     @unknown default: TESS_ERROR_INTERNAL
     }
 }

@@ -148,9 +148,9 @@ struct GeometrySuite {
         // The text-reference column: 4 bytes per row slot of every page, used or not.
         let textReferences = store.textReferences
         // bytes_per_row: the fixed per-row columns (id, height, kind, flags) plus the
-        // summary tree: everything but the id index, text (arena and references) and the
-        // spare split page.
-        let fixed = delta - store.idIndex - store.textArena - store.scratch - textReferences
+        // summary tree: everything but the id index, text (arena and references), the
+        // content versions a diff reads and the spare split page.
+        let fixed = delta - store.idIndex - store.textArena - store.scratch - textReferences - store.contentVersions
         let peerDelta = peerAfter.allocated - peerBefore.allocated
         return MemoryResult(
             bytesPerRow: Double(fixed) / Double(n),

@@ -125,10 +125,11 @@ struct MemoryResult {
         bytes_per_row_store = (allocated_bytes - store.memory.textArena) / rows: the whole \
         store (pages, tree, id index, scratch page). \
         bytes_per_row = (allocated_bytes - store.memory.idIndex - textArena - scratch - \
-        text_reference_bytes) / rows, where text_reference_bytes = store.memory.textReferences, \
-        the text-reference column's 4 bytes per row slot of the pages (a slot is id 8, height \
-        3, kind 2, flags 2, text reference 4 = 19 bytes): the fixed per-row columns (id, \
-        height, kind, flags) plus the summary tree. \
+        text_reference_bytes - contentVersions) / rows, where text_reference_bytes = \
+        store.memory.textReferences, the text-reference column's 4 bytes per row slot of the \
+        pages, and contentVersions the content-version column's 8 (a slot is id 8, height 3, \
+        kind 2, flags 2, content version 8, text reference 4 = 27 bytes): the fixed per-row \
+        columns (id, height, kind, flags) plus the summary tree. \
         resident_bytes = growth of stats.resident over the same span (includes pages of freed \
         temporaries jemalloc has not yet returned). peer_bytes_per_row = stats.allocated growth \
         across building the flat prefix array / rows (offset 8 + id 8 + height 4 + kind 2).

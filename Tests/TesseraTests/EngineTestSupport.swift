@@ -176,6 +176,11 @@ final class ProfileListModel {
         return h
     }
 
+    /// Drops cached fresh heights of rows whose values changed (the cache is by id).
+    func forgetFreshHeights(of ids: [UInt64]) {
+        for k in freshCache.keys { for id in ids { freshCache[k]![id] = nil } }
+    }
+
     func estimate(_ kind: UInt16) -> Int64 {
         Int64((profile.kind(code: kind)!.estimatedHeight(on: env.platform) * 64).rounded())
     }

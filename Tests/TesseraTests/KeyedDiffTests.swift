@@ -405,12 +405,16 @@ struct DiffPairGenerator {
                     oldIDs: o, oldVersions: o.map { _ in 0 }, newIDs: n, newVersions: n.map { _ in 0 })
             }
         }
-        #expect(error([1, 2, 1], [1, 2]) == .duplicateIDInDiff(1, side: "old"))
-        #expect(error([1, 2, 3], [1, 3, 3]) == .duplicateIDInDiff(3, side: "new"))  // repeats the suffix
-        #expect(error([1, 2, 3], [1, 2, 1, 3]) == .duplicateIDInDiff(1, side: "new"))  // repeats the prefix
-        #expect(error([1, 2, 3], [9, 4, 9]) == .duplicateIDInDiff(9, side: "new"))  // new-only twice
-        #expect(error([5, 5], [6, 6]) == .duplicateIDInDiff(5, side: "old"))  // old side first
-        #expect(error([], [0, 0]) == .duplicateIDInDiff(0, side: "new"))
+        #expect(error([1, 2, 1], [1, 2]) == .duplicateIDInDiff(1, side: "old", firstIndex: 0, secondIndex: 2))
+        #expect(error([1, 2, 3], [1, 3, 3]) == .duplicateIDInDiff(3, side: "new", firstIndex: 1, secondIndex: 2))  // repeats the suffix
+        #expect(error([1, 2, 3], [1, 2, 1, 3]) == .duplicateIDInDiff(1, side: "new", firstIndex: 0, secondIndex: 2))  // repeats the prefix
+        #expect(error([1, 2, 3], [9, 4, 9]) == .duplicateIDInDiff(9, side: "new", firstIndex: 0, secondIndex: 2))  // new-only twice
+        #expect(error([5, 5], [6, 6]) == .duplicateIDInDiff(5, side: "old", firstIndex: 0, secondIndex: 1))  // old side first
+        #expect(error([], [0, 0]) == .duplicateIDInDiff(0, side: "new", firstIndex: 0, secondIndex: 1))
+        // A repeat of a row paired in the common suffix, found before it: both indexes named.
+        #expect(error([1, 2, 3], [3, 4, 3]) == .duplicateIDInDiff(3, side: "new", firstIndex: 0, secondIndex: 2))
+        #expect(error([7, 8, 9, 7], [7]) == .duplicateIDInDiff(7, side: "old", firstIndex: 0, secondIndex: 3))
+        #expect(error([1], [2, 3, 4, 5, 3]).map(\.description) == "row id 3 appears more than once in the new rows of a diff, at indexes 1 and 4")
         // The differ is still sound after failures.
         #expect((try? DiffModel.check(differ, old: DiffRows(ids: [1, 2], versions: [0, 0]), new: DiffRows(ids: [2, 1], versions: [0, 0]))) != nil)
     }
@@ -441,7 +445,7 @@ struct DiffPairGenerator {
         #expect(batch.operations() == [.remove(at: 0, count: 1_000), .insert(at: 0, count: 1_000)])
         var repeated = new.ids
         repeated.append(new.ids[3])
-        #expect(throws: TesseraError.duplicateIDInDiff(new.ids[3], side: "new")) {
+        #expect(throws: TesseraError.duplicateIDInDiff(new.ids[3], side: "new", firstIndex: 3, secondIndex: 1_000)) {
             _ = try differ.diff(
                 oldIDs: old.ids, oldVersions: old.versions, newIDs: repeated,
                 newVersions: Array(repeating: 0, count: repeated.count))

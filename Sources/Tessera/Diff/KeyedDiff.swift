@@ -142,8 +142,8 @@ public final class KeyedDiffer {
 
     /// The batch that turns the old rows into the new ones. All or nothing: it throws,
     /// before producing anything, `columnLengthMismatch` when ids and versions differ in
-    /// length, `capacityExceeded` over `maximumRows` a side, and `duplicateIDInDiff` for a
-    /// repeated id (the old side is checked first); the differ stays usable either way.
+    /// length, `capacityExceeded` over `maximumRows` a side, and `duplicateIDInDiff` naming a
+    /// repeated id and both its indexes (the old side is checked first); the differ stays usable either way.
     /// The buffers are only read during the call.
     public func diff(
         oldIDs: UnsafeBufferPointer<UInt64>, oldVersions: UnsafeBufferPointer<UInt64>,
@@ -217,8 +217,9 @@ public final class KeyedDiffer {
             while true {
                 let e = t[s]
                 if e == 0 { break }
-                if e >> 32 == fp, oldIDs[Int(truncatingIfNeeded: e & 0xFFFF_FFFF) - 1] == id {
-                    throw .duplicateIDInDiff(id, side: "old")
+                let earlier = Int(truncatingIfNeeded: e & 0xFFFF_FFFF) - 1
+                if e >> 32 == fp, oldIDs[earlier] == id {
+                    throw .duplicateIDInDiff(id, side: "old", firstIndex: earlier, secondIndex: i)
                 }
                 s = (s + 1) & mask
             }
@@ -269,13 +270,17 @@ public final class KeyedDiffer {
                     if tag & Self.newOnlyBit == 0 {
                         let i = Int(truncatingIfNeeded: tag) - 1
                         if oldIDs[i] == id {
-                            if o2n[i] >= 0 { throw .duplicateIDInDiff(id, side: "new") }
+                            if o2n[i] >= 0 {
+                                // Paired before: in the common prefix or suffix, or earlier here.
+                                let other = Int(o2n[i])
+                                throw .duplicateIDInDiff(id, side: "new", firstIndex: min(other, j), secondIndex: max(other, j))
+                            }
                             pair(i, j)
                             survivors += 1
                             break
                         }
                     } else if newIDs[Int(truncatingIfNeeded: tag & ~Self.newOnlyBit)] == id {
-                        throw .duplicateIDInDiff(id, side: "new")
+                        throw .duplicateIDInDiff(id, side: "new", firstIndex: Int(truncatingIfNeeded: tag & ~Self.newOnlyBit), secondIndex: j)
                     }
                 }
                 s = (s + 1) & mask

@@ -9,6 +9,21 @@ extension ListEngine {
         store._checkInvariants()
         precondition(scrollOffset >= 0 && scrollOffset <= maximumScrollOffset, "scroll offset \(scrollOffset) outside 0...\(maximumScrollOffset)")
         precondition(anchor == (try? store.anchor(atOffset: scrollOffset)) ?? nil, "anchor \(String(describing: anchor)) is not the row under offset \(scrollOffset)")
+        // The flag bits mirror the id-keyed swipe and selection state.
+        var selected = 0, open: UInt64? = nil
+        for r in 0..<store.count {
+            let info = try! store.row(r)
+            if info.flags.contains(.selected) {
+                selected += 1
+                precondition(interaction.selected.contains(info.id), "row \(r) (id \(info.id)) is flagged selected but not in the selection")
+            }
+            if info.flags.contains(.swipeOpen) {
+                precondition(open == nil, "rows \(String(describing: open)) and \(info.id) are both swiped open")
+                open = info.id
+            }
+        }
+        precondition(selected == interaction.selected.count, "\(interaction.selected.count) ids selected, \(selected) rows flagged")
+        precondition(open == interaction.swipe?.id, "row \(String(describing: open)) flagged open, \(String(describing: interaction.swipe)) recorded")
         guard let layout else { return }
         layout._checkInvariants(store)
         #endif

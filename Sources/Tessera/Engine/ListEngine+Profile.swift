@@ -84,7 +84,9 @@ extension ListEngine {
         return reanchor()
     }
 
-    mutating func insertProfiled(_ layout: ProfileLayout, ids: [UInt64], kinds: [UInt16], heights: [Double]?, text: RowText?, at index: Int)
+    mutating func insertProfiled(
+        _ layout: ProfileLayout, ids: [UInt64], kinds: [UInt16], heights: [Double]?, text: RowText?, versions: [UInt64]?, at index: Int
+    )
         throws(TesseraError) -> Double
     {
         guard heights == nil else { throw .unsupported("heights for rows of a profile-driven list: the engine measures them") }
@@ -93,7 +95,7 @@ extension ListEngine {
         try layout.validate(kinds: kinds, text: text)
         try layout.validateGroups(replacing: index..<index, with: kinds, store)
         let before = store.count
-        try store.insert(ids: ids, kinds: kinds, heights: nil, text: text, flags: RowFlags.dirty.rawValue, at: index)
+        try store.insert(ids: ids, kinds: kinds, heights: nil, text: text, versions: versions, flags: RowFlags.dirty.rawValue, at: index)
         // Nothing below throws.
         let k = kinds.count
         guard k > 0 else { return scrollOffset }

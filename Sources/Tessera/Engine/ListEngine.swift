@@ -22,12 +22,17 @@ public struct ListEngine: ~Copyable {
     public internal(set) var overscan: Double = 0
     /// The profile-driven state; nil for a store-driven list.
     var layout: ProfileLayout?
+    /// Diffs snapshots against the rows (`prepare`), keeping its scratch between batches.
+    let differ = KeyedDiffer()
+    /// Swipe and selection state by row id (ListEngine+Interaction.swift).
+    var interaction = InteractionState()
 
     public init(store: consuming RowStore, viewport: Double) throws(TesseraError) {
         guard viewport.isFinite, viewport >= 0 else { throw .invalidViewport(viewport) }
         anchor = try store.anchor(atOffset: 0)
         self.store = store
         self.viewport = viewport
+        adoptInteractionFlags()
     }
 
     /// The furthest the content scrolls.
@@ -39,6 +44,8 @@ public struct ListEngine: ~Copyable {
         guard offset.isFinite, offset >= 0 else { throw .invalidOffset(offset) }
         scrollOffset = min(offset, maximumScrollOffset)
         anchor = try store.anchor(atOffset: scrollOffset)
+        // A swiped row scrolled out of the viewport closes; off screen, nothing to report.
+        _ = closeSwipeIfHidden()
         return scrollOffset
     }
 
@@ -63,29 +70,37 @@ public struct ListEngine: ~Copyable {
 
     /// Inserts rows before row `index`. A profile-driven list takes no heights: each row
     /// is checked against its kind's rules and the groups it joins (all or nothing), starts
-    /// at its kind's estimate and is dirty until measured.
+    /// at its kind's estimate and is dirty until measured. `versions` are the rows' content
+    /// versions (0 when nil), which `apply` diffs against.
     @discardableResult
-    public mutating func insert(ids: [UInt64], kinds: [UInt16], heights: [Double]? = nil, text: RowText? = nil, at index: Int)
-        throws(TesseraError) -> Double
-    {
-        if let layout { return try insertProfiled(layout, ids: ids, kinds: kinds, heights: heights, text: text, at: index) }
-        try store.insert(ids: ids, kinds: kinds, heights: heights, text: text, at: index)
+    public mutating func insert(
+        ids: [UInt64], kinds: [UInt16], heights: [Double]? = nil, text: RowText? = nil, versions: [UInt64]? = nil, at index: Int
+    ) throws(TesseraError) -> Double {
+        if let layout {
+            return try insertProfiled(layout, ids: ids, kinds: kinds, heights: heights, text: text, versions: versions, at: index)
+        }
+        try store.insert(ids: ids, kinds: kinds, heights: heights, text: text, versions: versions, at: index)
         return reanchor()
     }
 
     @discardableResult
-    public mutating func append(ids: [UInt64], kinds: [UInt16], heights: [Double]? = nil, text: RowText? = nil)
-        throws(TesseraError) -> Double
-    {
-        try insert(ids: ids, kinds: kinds, heights: heights, text: text, at: store.count)
+    public mutating func append(
+        ids: [UInt64], kinds: [UInt16], heights: [Double]? = nil, text: RowText? = nil, versions: [UInt64]? = nil
+    ) throws(TesseraError) -> Double {
+        try insert(ids: ids, kinds: kinds, heights: heights, text: text, versions: versions, at: store.count)
     }
 
     /// Removes rows `range`. In a profile-driven list the groups left behind must still
     /// obey the profile's group rules.
     @discardableResult
     public mutating func removeRows(_ range: Range<Int>) throws(TesseraError) -> Double {
-        if let layout { return try removeProfiled(layout, range) }
+        if let layout {
+            let offset = try removeProfiled(layout, range)
+            _ = pruneInteractionState()
+            return offset
+        }
         try store.removeRows(range)
+        _ = pruneInteractionState()
         return reanchor()
     }
 
@@ -115,22 +130,30 @@ public struct ListEngine: ~Copyable {
         return reanchor()
     }
 
+    /// Sets and clears host-settable flags of a row directly, for hosts that keep swipe and
+    /// selection themselves (the C ABI): `selected` and `swipeOpen` are mirrored into the
+    /// id-keyed state without the checks of `select` and `swipe`.
     public mutating func updateFlags(ofRow row: Int, setting set: RowFlags = [], clearing clear: RowFlags = [])
         throws(TesseraError)
     {
         try store.updateFlags(ofRow: row, setting: set, clearing: clear)
+        mirrorFlags(ofRow: row, set: set, clear: clear)
     }
 
     /// Puts the anchor row back where it was seen. If it was removed, the offset stays and
     /// the row now under it becomes the anchor, as UIKit and RecyclerView keep the rows
     /// above a deletion still.
     mutating func reanchor() -> Double {
-        if let anchor, let kept = keptOffset(anchor) {
-            scrollOffset = kept
-        }
+        reanchor(keeping: anchor)
+        return scrollOffset
+    }
+
+    /// Puts `keep` where it was seen (its row's line in a grid); without it, or when its
+    /// row is gone, the offset stays. Then clamps and anchors at the row under the offset.
+    mutating func reanchor(keeping keep: ScrollAnchor?) {
+        if let keep, let kept = keptOffset(keep) { scrollOffset = kept }
         scrollOffset = min(scrollOffset, maximumScrollOffset)
         anchor = try? store.anchor(atOffset: scrollOffset)
-        return scrollOffset
     }
 
     /// Where `anchor` is seen now (nil when its row is gone). In a grid the anchor row's

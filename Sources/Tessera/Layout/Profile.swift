@@ -87,7 +87,7 @@ public final class Profile: Sendable {
         }
         kinds = model.kinds.map { k in
             CellKind(
-                code: k.code, name: k.name, role: k.role, isSticky: k.sticky, valueCount: k.valueCount,
+                code: k.code, name: k.name, role: k.role, isSticky: k.sticky, selection: k.selection, valueCount: k.valueCount,
                 slots: k.slots.map { CellKind.Slot(name: $0.name, type: $0.spec.type.name, valueIndex: $0.index, isRequired: $0.required) },
                 estimatedHeights: (k.estimatedHeight.ios ?? 0, k.estimatedHeight.android ?? 0))
         }
@@ -196,6 +196,15 @@ public struct CellKind: Sendable, Equatable {
         case footer
     }
 
+    /// How rows of a kind are selected in edit mode.
+    public enum Selection: String, Sendable {
+        /// At most one row of the group is selected (radio buttons, checkmarks): selecting
+        /// one deselects the other.
+        case single
+        /// Any number of rows are selected (checkboxes).
+        case multiple
+    }
+
     /// One element of the kind.
     public struct Slot: Sendable, Equatable {
         public let name: String
@@ -212,6 +221,8 @@ public struct CellKind: Sendable, Equatable {
     public let role: Role
     /// A header that sticks to the top of the viewport while its group scrolls under it.
     public let isSticky: Bool
+    /// How its rows are selected in edit mode; nil when they are not selectable.
+    public let selection: Selection?
     /// Values a row of this kind carries (slot `i` of a row is value index `i`).
     public let valueCount: Int
     /// The kind's slots in document order.
@@ -224,7 +235,7 @@ public struct CellKind: Sendable, Equatable {
     }
 
     public static func == (a: CellKind, b: CellKind) -> Bool {
-        a.code == b.code && a.name == b.name && a.role == b.role && a.isSticky == b.isSticky && a.valueCount == b.valueCount
+        a.code == b.code && a.name == b.name && a.role == b.role && a.isSticky == b.isSticky && a.selection == b.selection && a.valueCount == b.valueCount
             && a.slots == b.slots && a.estimatedHeights == b.estimatedHeights
     }
 }

@@ -407,7 +407,7 @@ struct ProfileDecoder {
 
     func decodeKind(_ name: String, _ v: JSONValue, _ path: String) throws(TesseraError) -> KindModel {
         let m = try Self.object(v, path, allowed: [
-            "code", "role", "sticky", "doc", "estimatedHeight", "minHeight", "padding", "divider", "slots", "layout", "variants",
+            "code", "role", "sticky", "selection", "doc", "estimatedHeight", "minHeight", "padding", "divider", "slots", "layout", "variants",
             "rules", "lint", "provenance",
         ])
         try Self.doc(m)
@@ -415,6 +415,12 @@ struct ProfileDecoder {
         let role = CellKind.Role(rawValue: try Self.oneOf(try m.required("role", "cell, header or footer"), m.at("role"), ["cell", "header", "footer"]))!
         let sticky = try m["sticky"].map { x throws(TesseraError) in try Self.bool(x, m.at("sticky")) } ?? false
         if sticky && role != .header { throw Self.fail(m.at("sticky"), "expected false or no sticky field: only headers stick, this kind's role is \(role.rawValue)") }
+        let selection = try m["selection"].map { x throws(TesseraError) in
+            CellKind.Selection(rawValue: try Self.oneOf(x, m.at("selection"), ["single", "multiple"]))!
+        }
+        if selection != nil && role != .cell {
+            throw Self.fail(m.at("selection"), "expected no selection field: only cells are selected, this kind's role is \(role.rawValue)")
+        }
         let estimated = try platformLength(try m.required("estimatedHeight", "a length"), m.at("estimatedHeight"))
         let minHeight = try m["minHeight"].map { x throws(TesseraError) in try platformLength(x, m.at("minHeight")) } ?? PlatformLength(0)
         let padding = try decodePadding(try m.required("padding", "a padding object"), m.at("padding"))
@@ -481,7 +487,7 @@ struct ProfileDecoder {
         }
         if let x = m["provenance"] { try Self.decodeProvenance(x, m.at("provenance"), root: nil) }
         return KindModel(
-            name: name, code: UInt16(code), role: role, sticky: sticky, estimatedHeight: estimated, minHeight: minHeight, padding: padding,
+            name: name, code: UInt16(code), role: role, sticky: sticky, selection: selection, estimatedHeight: estimated, minHeight: minHeight, padding: padding,
             dividerIOS: dividerIOS, dividerAndroid: dividerAndroid, slots: slots, layout: layout, variants: variants, rules: rules, lints: lints)
     }
 

@@ -256,6 +256,7 @@ struct KindModel: Sendable {
     var code: UInt16
     var role: CellKind.Role
     var sticky: Bool
+    var selection: CellKind.Selection?
     var estimatedHeight: PlatformLength
     var minHeight: PlatformLength
     var padding: PaddingModel

@@ -2,22 +2,23 @@ import CJemalloc
 
 /// One page of rows: its columns side by side in one 64-byte aligned jemalloc block.
 ///
-/// A row costs 19 bytes: height 3 (24 bits of 1/64 pt, in a 16-bit and an 8-bit plane so
-/// both scan as plain vectors), kind 2, flags 2, id 8, text reference 4. The columns a
-/// window query reads (height, kind, flags) come first, so they share the block's first
-/// 4 KiB. A header before them holds the height sum of each group of 64 rows, so finding
-/// the row at an offset reads the header and one group instead of scanning the page.
+/// A row costs 27 bytes: height 3 (24 bits of 1/64 pt, in a 16-bit and an 8-bit plane so
+/// both scan as plain vectors), kind 2, flags 2, id 8, content version 8, text reference 4.
+/// The columns a window query reads (height, kind, flags) come first, so they share the
+/// block's first 4 KiB; the content versions, read only by a diff, sit after the ids. A
+/// header before them holds the height sum of each group of 64 rows, so finding the row
+/// at an offset reads the header and one group instead of scanning the page.
 /// `RowStore.defaultPageCapacity` rows fill a 10 KiB size class almost exactly.
 /// Rows `0..<count` are live.
 struct Page {
-    static let rowBytes = 19
+    static let rowBytes = 27
     static let groupRows = 64
 
     /// Where each column starts in a page of `capacity` rows; computed once per store.
     struct Layout {
         let capacity: Int
         let groups: Int
-        let low: Int, high: Int, kinds: Int, flags: Int, ids: Int, text: Int, bytes: Int
+        let low: Int, high: Int, kinds: Int, flags: Int, ids: Int, versions: Int, text: Int, bytes: Int
 
         init(capacity: Int) {
             self.capacity = capacity
@@ -27,7 +28,8 @@ struct Page {
             kinds = high + capacity
             flags = kinds + 2 * capacity
             ids = (flags + 2 * capacity + 7) & ~7
-            text = ids + 8 * capacity
+            versions = ids + 8 * capacity
+            text = versions + 8 * capacity
             bytes = text + 4 * capacity
         }
     }
@@ -50,6 +52,8 @@ struct Page {
     @inline(__always) var kinds: UnsafeMutablePointer<UInt16> { (base + layout.kinds).assumingMemoryBound(to: UInt16.self) }
     @inline(__always) var flags: UnsafeMutablePointer<UInt16> { (base + layout.flags).assumingMemoryBound(to: UInt16.self) }
     @inline(__always) var ids: UnsafeMutablePointer<UInt64> { (base + layout.ids).assumingMemoryBound(to: UInt64.self) }
+    /// The host's content version of each row (what a keyed diff compares).
+    @inline(__always) var versions: UnsafeMutablePointer<UInt64> { (base + layout.versions).assumingMemoryBound(to: UInt64.self) }
     @inline(__always) var text: UnsafeMutablePointer<UInt32> { (base + layout.text).assumingMemoryBound(to: UInt32.self) }
 
     /// Recomputes the group sums after rows `0..<count` changed (groups past them are 0);
@@ -176,6 +180,7 @@ struct Page {
         (heightHigh + to).update(from: source.heightHigh + from, count: n)
         (kinds + to).update(from: source.kinds + from, count: n)
         (flags + to).update(from: source.flags + from, count: n)
+        (versions + to).update(from: source.versions + from, count: n)
         (text + to).update(from: source.text + from, count: n)
     }
 

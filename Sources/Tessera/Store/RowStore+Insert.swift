@@ -2,29 +2,34 @@ import CJemalloc
 
 extension RowStore {
     /// Appends rows. `heights`, when given, are measured heights in points; otherwise each
-    /// row starts at its kind's estimate. All or nothing: on error nothing changes.
+    /// row starts at its kind's estimate. `versions` are the rows' content versions (0 when
+    /// nil). All or nothing: on error nothing changes.
     public mutating func append(
-        ids: [UInt64], kinds: [UInt16], heights: [Double]? = nil, text: RowText? = nil
+        ids: [UInt64], kinds: [UInt16], heights: [Double]? = nil, text: RowText? = nil, versions: [UInt64]? = nil
     ) throws(TesseraError) {
-        try insert(ids: ids, kinds: kinds, heights: heights, text: text, at: count)
+        try insert(ids: ids, kinds: kinds, heights: heights, text: text, versions: versions, at: count)
     }
 
     /// Inserts rows before row `index` (`count` appends). All or nothing.
     public mutating func insert(
-        ids: [UInt64], kinds: [UInt16], heights: [Double]? = nil, text: RowText? = nil, at index: Int
+        ids: [UInt64], kinds: [UInt16], heights: [Double]? = nil, text: RowText? = nil, versions: [UInt64]? = nil, at index: Int
     ) throws(TesseraError) {
-        try insert(ids: ids, kinds: kinds, heights: heights, text: text, flags: 0, at: index)
+        try insert(ids: ids, kinds: kinds, heights: heights, text: text, versions: versions, flags: 0, at: index)
     }
 
     /// `insert` whose new rows also get `flags` (bits the engine owns).
     mutating func insert(
-        ids: [UInt64], kinds: [UInt16], heights: [Double]?, text: RowText?, flags: UInt16, at index: Int
+        ids: [UInt64], kinds: [UInt16], heights: [Double]?, text: RowText?, versions: [UInt64]? = nil, flags: UInt16, at index: Int
     ) throws(TesseraError) {
         try ids.withUnsafeBufferPointer { (ids) throws(TesseraError) in
             try kinds.withUnsafeBufferPointer { (kinds) throws(TesseraError) in
                 try Self.withOptionalBuffer(heights) { (heights) throws(TesseraError) in
-                    try Self.withText(text) { (text) throws(TesseraError) in
-                        try insert(RowColumns(ids: ids, kinds: kinds, heights: heights, text: text, flags: flags), at: index)
+                    try Self.withOptionalBuffer(versions) { (versions) throws(TesseraError) in
+                        try Self.withText(text) { (text) throws(TesseraError) in
+                            try insert(
+                                RowColumns(ids: ids, kinds: kinds, heights: heights, text: text, versions: versions, flags: flags),
+                                at: index)
+                        }
                     }
                 }
             }
@@ -57,6 +62,9 @@ extension RowStore {
         }
         if let h = rows.heights, h.count != n {
             throw .columnLengthMismatch(column: "heights", expected: n, actual: h.count)
+        }
+        if let v = rows.versions, v.count != n {
+            throw .columnLengthMismatch(column: "versions", expected: n, actual: v.count)
         }
         guard count + n < Int(Int32.max) else { throw .capacityExceeded("\(count + n) rows") }
         for i in 0..<n where Int(rows.kinds[i]) >= estimates.count {
@@ -136,6 +144,7 @@ extension RowStore {
         if appending { return try append(rows) }
         // From here on nothing can fail.
         version &+= 1
+        contentMutations &+= 1
 
         let (leaf, slot, _, _) = tree.leaf(containingRow: position)
         let page = Page(tree.leaves[Int(leaf)].page!, layout)
@@ -259,6 +268,7 @@ extension RowStore {
 
         // Link.
         version &+= 1
+        contentMutations &+= 1
         tree.adjust(leaf: last, rows: inLast, height: lastPage.refreshGroups(count: old + inLast) - tree.leaves[Int(last)].height)
         var previous = last
         for leaf in leaves.dropFirst() {
@@ -286,12 +296,14 @@ extension RowStore {
             let id = rows.ids[r], kind = rows.kinds[r]
             page.ids[s] = id
             page.kinds[s] = kind
+            page.versions[s] = rows.versions?[r] ?? 0
+            let flags = rows.flags | (rows.rowFlags?[r] ?? 0)
             if let h = rows.heights {
                 page.setHeight(LayoutUnit.roundedUnits(h[r]), s)
-                page.flags[s] = RowFlags.measured.rawValue | rows.flags
+                page.flags[s] = RowFlags.measured.rawValue | flags
             } else {
                 page.setHeight(estimates[Int(kind)], s)
-                page.flags[s] = rows.flags
+                page.flags[s] = flags
             }
             if let t = rows.text {
                 page.text[s] = text.append(

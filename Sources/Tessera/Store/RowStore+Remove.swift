@@ -6,6 +6,7 @@ extension RowStore {
         }
         guard !range.isEmpty else { return }
         version &+= 1
+        contentMutations &+= 1
         var remaining = range.count
         while remaining > 0 {
             let (leaf, slot, _, _) = tree.leaf(containingRow: range.lowerBound)

@@ -1,7 +1,7 @@
 /// The table of rows, struct-of-arrays, in pages of `pageCapacity` rows.
 ///
 /// Each page holds the columns of its rows side by side (`id`, `height`, `kind`, `flags`,
-/// text reference); the pages are the leaves of a `HeightTree`, so an insert or remove in
+/// content version, text reference); the pages are the leaves of a `HeightTree`, so an insert or remove in
 /// the middle of ten million rows moves at most one page of column data plus O(log n)
 /// summaries, and an id lookup never has to renumber the rows after it. The id index and
 /// the text arena sit beside the tree. No row is ever an object.
@@ -12,9 +12,9 @@ public struct RowStore: ~Copyable {
     /// 1/64 pt.
     public static let maximumRowHeight = LayoutUnit.points(LayoutUnit.maximumRowUnits)
 
-    /// Rows per page by default: 535 rows of 19 bytes and their group sums fill a 10 KiB
+    /// Rows per page by default: 376 rows of 27 bytes and their group sums fill a 10 KiB
     /// jemalloc size class.
-    public static let defaultPageCapacity = 535
+    public static let defaultPageCapacity = 376
 
     var tree: HeightTree
     /// Column offsets of a page; `layout.capacity` rows per page.
@@ -30,6 +30,12 @@ public struct RowStore: ~Copyable {
     let cursor: UnsafeMutablePointer<WindowCursor>
     /// Bumped by every mutation; stale cursors are recognised by it.
     var version: UInt64 = 0
+    /// Bumped by every change to which rows there are, their order or their content (ids,
+    /// kinds, text, content versions): what a prepared batch was computed against.
+    var contentMutations: UInt64 = 0
+    /// Tells this store from every other, so a batch prepared for one is not applied to
+    /// another (random: no shared counter between threads).
+    let identity: UInt64
 
     /// A store whose kinds `0..<estimatedHeights.count` start at these heights (points).
     ///
@@ -51,6 +57,7 @@ public struct RowStore: ~Copyable {
         layout = Page.Layout(capacity: pageCapacity)
         tree = HeightTree(fanout: treeFanout)
         index = IDIndex(seed: UInt64.random(in: .min ... .max))
+        identity = UInt64.random(in: .min ... .max)
         scratch = Jemalloc.allocate(bytes: layout.bytes)
         cursor = .allocate(capacity: 1)
         cursor.initialize(to: WindowCursor())
@@ -98,7 +105,7 @@ public struct RowStore: ~Copyable {
         let (page, slot) = locate(row)
         return RowInfo(
             id: page.ids[slot], kind: page.kinds[slot], flags: RowFlags(rawValue: page.flags[slot]),
-            height: LayoutUnit.points(page.height(slot)))
+            height: LayoutUnit.points(page.height(slot)), contentVersion: page.versions[slot])
     }
 
     /// The row index of `id`, or nil when the store does not hold it. O(log n) plus one
@@ -117,6 +124,14 @@ public struct RowStore: ~Copyable {
             return slot >= 0
         }) else { return nil }
         return (leaf, slot)
+    }
+
+    /// The content version the host gave a row (0 when it gave none): what a keyed diff
+    /// compares to tell an updated row from an unchanged one.
+    public func contentVersion(ofRow row: Int) throws(TesseraError) -> UInt64 {
+        try checkRow(row)
+        let (page, slot) = locate(row)
+        return page.versions[slot]
     }
 
     /// Text slot `slot` of a row (empty when the row has fewer slots).
@@ -144,7 +159,8 @@ public struct RowStore: ~Copyable {
             l = tree.leaves[Int(l)].next
         }
         return StoreMemory(
-            pages: pages, textReferences: pageCount * layout.capacity * 4, tree: tree.allocatedBytes,
+            pages: pages, textReferences: pageCount * layout.capacity * 4,
+            contentVersions: pageCount * layout.capacity * 8, tree: tree.allocatedBytes,
             idIndex: index.allocatedBytes, textArena: text.allocatedBytes, scratch: Jemalloc.usableSize(scratch))
     }
 }
@@ -155,21 +171,26 @@ public struct RowInfo: Equatable, Sendable {
     public var kind: UInt16
     public var flags: RowFlags
     public var height: Double
+    /// The host's content version (see `RowStore.contentVersion(ofRow:)`).
+    public var contentVersion: UInt64
 
-    public init(id: UInt64, kind: UInt16, flags: RowFlags, height: Double) {
+    public init(id: UInt64, kind: UInt16, flags: RowFlags, height: Double, contentVersion: UInt64 = 0) {
         self.id = id
         self.kind = kind
         self.flags = flags
         self.height = height
+        self.contentVersion = contentVersion
     }
 }
 
 /// jemalloc bytes a store holds, by part.
 public struct StoreMemory: Equatable, Sendable {
-    /// Row pages: id, height, kind, flags and text reference columns.
+    /// Row pages: id, height, kind, flags, content version and text reference columns.
     public var pages: Int
     /// The part of `pages` taken by the text reference column (4 bytes per row slot).
     public var textReferences: Int
+    /// The part of `pages` taken by the content version column (8 bytes per row slot).
+    public var contentVersions: Int
     /// Inner summary nodes and the leaf records.
     public var tree: Int
     /// The id → page hash table.

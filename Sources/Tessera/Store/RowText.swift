@@ -34,8 +34,12 @@ struct RowColumns {
     /// kind's estimate".
     var heights: UnsafeBufferPointer<Double>?
     var text: TextColumns?
+    /// Content versions, or nil for 0.
+    var versions: UnsafeBufferPointer<UInt64>? = nil
     /// Flag bits every new row starts with besides `measured` (the engine's `dirty`).
     var flags: UInt16 = 0
+    /// Further bits per row (a snapshot's `unread`), or nil.
+    var rowFlags: UnsafeBufferPointer<UInt16>? = nil
 
     var count: Int { ids.count }
 }

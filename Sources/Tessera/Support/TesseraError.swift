@@ -51,8 +51,9 @@ public enum TesseraError: Error, Equatable, Sendable, CustomStringConvertible {
     case invalidLineHeight(Double)
     /// A letter spacing that is NaN or infinite (points; negative values are allowed).
     case invalidLetterSpacing(Double)
-    /// An id twice in one side of a diff; `side` is `"old"` or `"new"`.
-    case duplicateIDInDiff(UInt64, side: String)
+    /// An id twice in one side of a diff: `side` is `"old"` or `"new"`, and the id sits at
+    /// `firstIndex` and again at `secondIndex` (`firstIndex < secondIndex`) of that side.
+    case duplicateIDInDiff(UInt64, side: String, firstIndex: Int, secondIndex: Int)
     // Profiles and cell measurement (Layout/).
 
     /// A profile that is not valid JSON, breaks the schema or is inconsistent. `path` is the
@@ -83,6 +84,17 @@ public enum TesseraError: Error, Equatable, Sendable, CustomStringConvertible {
     case invalidBudget(rows: Int)
     /// A thread count outside 1...256.
     case invalidThreadCount(Int)
+    /// A prepared batch applied to a list it was not computed for: another list, or this
+    /// one after its rows changed since.
+    case staleBatch(String)
+    /// A swipe or selection the row does not allow: `reason` says why (not in edit mode, a
+    /// kind without selection, a header).
+    case interactionNotAllowed(id: UInt64, reason: String)
+    /// A swipe's revealed width that is not finite and > 0, or wider than the content.
+    case invalidSwipeWidth(Double)
+    /// Rows selected together that their group's single-selection rule forbids: `id` and
+    /// `otherID` are in the same single-selection group.
+    case selectionRuleViolation(id: UInt64, otherID: UInt64)
 
     public var description: String {
         switch self {
@@ -109,7 +121,8 @@ public enum TesseraError: Error, Equatable, Sendable, CustomStringConvertible {
         case .invalidFontSize(let s): "invalid font size \(s) pt (must be finite and > 0)"
         case .invalidLineHeight(let h): "invalid line height \(h) pt (must be finite and > 0)"
         case .invalidLetterSpacing(let l): "invalid letter spacing \(l) pt (must be finite)"
-        case .duplicateIDInDiff(let id, let side): "row id \(id) appears more than once in the \(side) rows of a diff"
+        case .duplicateIDInDiff(let id, let side, let first, let second):
+            "row id \(id) appears more than once in the \(side) rows of a diff, at indexes \(first) and \(second)"
         case .invalidProfile(let path, let problem): path.isEmpty ? "invalid profile: \(problem)" : "invalid profile at \(path): \(problem)"
         case .unreadableProfile(let path, let e): "cannot read profile \(path) (errno \(e))"
         case .profileFontNotFound(let file, let dirs): "font file \(file) not found in \(dirs.joined(separator: ", "))"
@@ -120,6 +133,10 @@ public enum TesseraError: Error, Equatable, Sendable, CustomStringConvertible {
         case .unsupported(let what): "not supported: \(what)"
         case .invalidBudget(let rows): "invalid measurement budget of \(rows) rows (must be >= 0)"
         case .invalidThreadCount(let n): "invalid thread count \(n) (must be 1...256)"
+        case .staleBatch(let why): "stale batch: \(why)"
+        case .interactionNotAllowed(let id, let reason): "row id \(id): \(reason)"
+        case .invalidSwipeWidth(let w): "invalid swipe width \(w) pt (must be finite, > 0 and at most the content width)"
+        case .selectionRuleViolation(let id, let other): "rows \(id) and \(other) are in one single-selection group: at most one may be selected"
         }
     }
 }

@@ -1,0 +1,587 @@
+/// A `DiffBatch` turned into what the pages need: which old rows leave their place and
+/// which new positions are filled, both ascending, with the moves tied to each side.
+/// Built once per batch (a few arrays per batch, nothing per row).
+struct ApplyPlan {
+    let batch: DiffBatch
+    /// Old indexes of rows leaving their place, ascending: deletes and move sources.
+    var removed: [Int] = []
+    /// Per `removed` entry: the index into `batch.moves` of a move source, -1 for a delete.
+    var removedMove: [Int32] = []
+    /// New indexes filled by the batch, ascending: inserts and move targets.
+    var added: [Int] = []
+    /// Per `added` entry: the index into `batch.moves` of a move target, -1 for an insert.
+    var addedMove: [Int32] = []
+
+    init(_ batch: DiffBatch) {
+        self.batch = batch
+        let moves = batch.moves
+        // Move sources in old order (moves come in new order).
+        let bySource = moves.indices.sorted { moves[$0].from < moves[$1].from }
+        removed.reserveCapacity(batch.deletes.count + moves.count)
+        removedMove.reserveCapacity(batch.deletes.count + moves.count)
+        var d = 0, s = 0
+        while d < batch.deletes.count || s < bySource.count {
+            if s == bySource.count || (d < batch.deletes.count && batch.deletes[d] < moves[bySource[s]].from) {
+                removed.append(batch.deletes[d])
+                removedMove.append(-1)
+                d += 1
+            } else {
+                removed.append(moves[bySource[s]].from)
+                removedMove.append(Int32(bySource[s]))
+                s += 1
+            }
+        }
+        added.reserveCapacity(batch.inserts.count + moves.count)
+        addedMove.reserveCapacity(batch.inserts.count + moves.count)
+        var i = 0, m = 0
+        while i < batch.inserts.count || m < moves.count {
+            if m == moves.count || (i < batch.inserts.count && batch.inserts[i] < moves[m].to) {
+                added.append(batch.inserts[i])
+                addedMove.append(-1)
+                i += 1
+            } else {
+                added.append(moves[m].to)
+                addedMove.append(Int32(m))
+                m += 1
+            }
+        }
+    }
+
+    /// Staying rows (neither removed nor added) before added entry `p`: the entry goes
+    /// right after the staying row of rank `rank(p) - 1` (first of all when 0).
+    @inline(__always) func rank(_ p: Int) -> Int { added[p] - p }
+
+    /// The new index of the staying row of rank `rank` (the rank-th row, from 0, that is
+    /// neither removed nor added): the rank plus the added rows placed before it.
+    func newIndex(ofStayingRank rank: Int) -> Int {
+        var lo = 0, hi = added.count
+        while lo < hi {
+            let mid = (lo + hi) / 2
+            if self.rank(mid) <= rank { lo = mid + 1 } else { hi = mid }
+        }
+        return rank + lo
+    }
+
+    /// The old index of every new row, -1 for an inserted one. O(n + m).
+    func newToOld() -> [Int32] {
+        var map = [Int32](repeating: -1, count: batch.newCount)
+        for mv in batch.moves { map[mv.to] = Int32(mv.from) }
+        // Staying rows are in the same order on both sides.
+        var i = 0, r = 0, a = 0
+        for j in 0..<batch.newCount {
+            if a < added.count, added[a] == j {
+                a += 1
+                continue
+            }
+            while r < removed.count, removed[r] == i {
+                r += 1
+                i += 1
+            }
+            map[j] = Int32(i)
+            i += 1
+        }
+        return map
+    }
+
+    /// The new index of each staying old row among `oldRows` (ascending, none removed),
+    /// in one merge: rank = old index minus removed rows before it; the new index is the
+    /// rank plus the added rows placed before it.
+    func newIndexes(ofStaying oldRows: [Int32]) -> [Int32] {
+        var result = [Int32]()
+        result.reserveCapacity(oldRows.count)
+        var r = 0, a = 0
+        for old in oldRows {
+            let i = Int(old)
+            while r < removed.count, removed[r] < i { r += 1 }
+            let rank = i - r
+            while a < added.count, self.rank(a) <= rank { a += 1 }
+            result.append(Int32(rank + a))
+        }
+        return result
+    }
+}
+
+/// What an applied batch does to the rows it updates: their heights and the flags they
+/// gain follow the list's mode.
+enum UpdateHeights {
+    /// A store-driven list: the batch's height when given (measured), else the kind's
+    /// estimate (unmeasured): new content makes the old measurement stale.
+    case storeDriven
+    /// A profile-driven list: the row keeps its last measured height (an unmeasured row
+    /// moves to its kind's estimate) and becomes `dirty`.
+    case profile
+    /// A grid: the store holds line spans, which the engine re-packs; nothing here.
+    case grid
+}
+
+/// The columns of rows taken out of their place before the pages change (move sources),
+/// each written back at its new place with everything it had.
+struct CapturedRows {
+    var ids: [UInt64] = [], versions: [UInt64] = []
+    var kinds: [UInt16] = [], flags: [UInt16] = []
+    var heights: [UInt32] = [], text: [UInt32] = []
+
+    init(capacity: Int) {
+        ids.reserveCapacity(capacity); versions.reserveCapacity(capacity)
+        kinds.reserveCapacity(capacity); flags.reserveCapacity(capacity)
+        heights.reserveCapacity(capacity); text.reserveCapacity(capacity)
+    }
+
+    mutating func append(_ page: Page, _ slot: Int) {
+        ids.append(page.ids[slot]); versions.append(page.versions[slot])
+        kinds.append(page.kinds[slot]); flags.append(page.flags[slot])
+        heights.append(UInt32(page.height(slot))); text.append(page.text[slot])
+    }
+
+    @inline(__always) func write(_ k: Int, into page: Page, at slot: Int) {
+        page.ids[slot] = ids[k]; page.versions[slot] = versions[k]
+        page.kinds[slot] = kinds[k]; page.flags[slot] = flags[k]
+        page.setHeight(heights[k], slot); page.text[slot] = text[k]
+    }
+}
+
+extension RowStore {
+    /// Checks what applying `plan` with the new rows `rows` (indexed by new position) will
+    /// read: the inserted and updated rows' kinds, heights and text, and the capacity.
+    /// Throws before anything changes; errors name positions in the new rows.
+    func validateApply(_ plan: ApplyPlan, _ rows: RowColumns) throws(TesseraError) {
+        let batch = plan.batch, m = batch.newCount
+        guard batch.oldCount == count else { throw .staleBatch("computed for \(batch.oldCount) rows, the list has \(count)") }
+        guard rows.count == m, rows.kinds.count == m else {
+            throw .columnLengthMismatch(column: "kinds", expected: m, actual: rows.kinds.count)
+        }
+        if let h = rows.heights, h.count != m { throw .columnLengthMismatch(column: "heights", expected: m, actual: h.count) }
+        if let v = rows.versions, v.count != m { throw .columnLengthMismatch(column: "versions", expected: m, actual: v.count) }
+        guard m < Int(Int32.max) else { throw .capacityExceeded("\(m) rows") }
+        var textBytes = 0
+        if let t = rows.text {
+            let s = t.slotsPerRow
+            guard s >= 0, s <= 255 else { throw .capacityExceeded("\(s) text slots per row, at most 255") }
+            guard t.offsets.count == m * s + 1 else {
+                throw .columnLengthMismatch(column: "text offsets", expected: m * s + 1, actual: t.offsets.count)
+            }
+        }
+        func check(_ j: Int) throws(TesseraError) {
+            let kind = rows.kinds[j]
+            guard Int(kind) < estimates.count else { throw .unknownKind(kind, kindCount: estimates.count) }
+            if let h = rows.heights, !LayoutUnit.isValidRowHeight(h[j]) { throw .invalidHeight(h[j]) }
+            if let t = rows.text { textBytes += try validateText(t, row: j) }
+        }
+        for j in batch.inserts { try check(j) }
+        for j in batch.updatedNewIndexes { try check(j) }
+        guard text.used + textBytes <= TextArena.maximumBytes else {
+            throw .capacityExceeded("text arena over \(TextArena.maximumBytes) bytes")
+        }
+    }
+
+    /// Offsets and UTF-8 of row `r` of a text batch; its record's size in the arena.
+    func validateText(_ text: TextColumns, row r: Int) throws(TesseraError) -> Int {
+        let s = text.slotsPerRow
+        let first = text.offsets[r * s]
+        guard first >= 0 else { throw .invalidTextOffsets(row: r, slot: 0) }
+        for slot in 0..<s {
+            let lo = text.offsets[r * s + slot], hi = text.offsets[r * s + slot + 1]
+            guard lo <= hi, hi <= text.utf8.count else { throw .invalidTextOffsets(row: r, slot: slot) }
+            if let bad = firstInvalidUTF8Byte(UnsafeRawBufferPointer(rebasing: text.utf8[lo..<hi])) {
+                throw .invalidUTF8(row: r, slot: slot, byteOffset: bad)
+            }
+        }
+        let bytes = s == 0 ? 0 : text.offsets[r * s + s] - first
+        return bytes > 0 ? TextArena.recordSize(slotCount: s, textBytes: bytes) : 0
+    }
+
+    /// Applies a validated plan: deleted rows leave, moved rows go to their new place
+    /// with their height, flags, text and version, inserted rows come from `rows` (their
+    /// new positions), updated rows take their new kind, version and text. Nothing here
+    /// throws. Only pages holding a change are rewritten, each once (O(changes · log n +
+    /// touched pages)); when the batch replaces more rows than it keeps, the pages are
+    /// rebuilt from scratch instead, which indexes each row once.
+    mutating func apply(_ plan: ApplyPlan, _ rows: RowColumns, updates mode: UpdateHeights) {
+        let batch = plan.batch
+        guard !batch.isEmpty else { return }
+        version &+= 1
+        contentMutations &+= 1
+        index.reserve(count + batch.inserts.count)
+        // Index work of each path: the merge removes and adds entries for changed rows
+        // only; the rebuild clears the index and adds every new row.
+        if plan.removed.count + plan.added.count + batch.moves.count > batch.newCount {
+            rebuild(plan, rows)
+        } else {
+            merge(plan, rows)
+        }
+        applyUpdates(batch, rows, mode)
+        if text.deadBytes > max(text.liveBytes, 1 << 20) { compactText() }
+    }
+
+    /// Captures the move sources (in `batch.moves` order) and takes their index entries.
+    mutating func captureMoves(_ plan: ApplyPlan) -> CapturedRows {
+        let moves = plan.batch.moves
+        var captured = CapturedRows(capacity: moves.count)
+        for mv in moves {
+            let found = tree.leaf(containingRow: mv.from)
+            captured.append(page(ofLeaf: found.leaf), found.slot)
+        }
+        for (k, mv) in moves.enumerated() {
+            index.remove(captured.ids[k], page: tree.leaf(containingRow: mv.from).leaf)
+        }
+        return captured
+    }
+
+    /// The incremental path: each page with a removed row or an added row attached to it
+    /// is rewritten once, in place when its new rows fit, else through the scratch page and
+    /// split; a page left empty is freed; then neighbours that fit in one page are merged.
+    mutating func merge(_ plan: ApplyPlan, _ rows: RowColumns) {
+        let captured = captureMoves(plan)
+        if tree.firstLeaf == HeightTree.none, !plan.added.isEmpty {
+            // Rows into an empty store: one empty page to attach them to.
+            tree.insertLeaf(tree.allocateLeaf(page: Page.allocate(layout).base), after: HeightTree.none)
+        }
+        let scratchPage = Page(scratch, layout)
+        var leaf = tree.firstLeaf
+        var oldStart = 0, stayRank = 0, ri = 0, ai = 0
+        var shrank = false
+        // Per page, reused: runs of staying rows (old slot, new slot, length) and where
+        // added rows go (plan entry, new slot).
+        var runs: [(from: Int, to: Int, count: Int)] = [], placed: [(entry: Int, slot: Int)] = []
+        while leaf != HeightTree.none {
+            let next = tree.leaves[Int(leaf)].next
+            let old = rowCount(ofLeaf: leaf), oldEnd = oldStart + old
+            var re = ri
+            while re < plan.removed.count, plan.removed[re] < oldEnd { re += 1 }
+            let stayHere = old - (re - ri)
+            var ae = ai
+            while ae < plan.added.count, plan.rank(ae) <= stayRank + stayHere { ae += 1 }
+            let total = stayHere + (ae - ai)
+            if (re > ri || ae > ai) && total > 0 && total <= pageCapacity {
+                rewriteInPlace(leaf, oldStart: oldStart, stayRank: stayRank, removed: ri..<re, added: ai..<ae, plan, rows, captured, &runs, &placed)
+                if total < old { shrank = true }
+            } else if re > ri || ae > ai {
+                let page = page(ofLeaf: leaf), oldHeight = tree.leaves[Int(leaf)].height
+                scratchPage.copyRows(from: page, at: 0, to: 0, count: old)
+                for r in ri..<re where plan.removedMove[r] < 0 {
+                    let slot = plan.removed[r] - oldStart
+                    index.remove(scratchPage.ids[slot], page: leaf)
+                    text.release(scratchPage.text[slot])
+                }
+                if total == 0 {
+                    tree.removeLeaf(leaf)
+                    Jemalloc.free(page.base)
+                } else {
+                    var out = PageWriter(store: self, leaf: leaf, page: page, total: total, oldCount: old, oldHeight: oldHeight)
+                    var rank = stayRank, a = ai, r = ri, slot = 0
+                    // Added rows that precede every staying row of this page (rank 0 only).
+                    while a < ae, plan.rank(a) <= rank {
+                        out.writeAdded(a, plan, rows, captured, &self)
+                        a += 1
+                    }
+                    while slot < old {
+                        if r < re, plan.removed[r] - oldStart == slot {
+                            r += 1
+                            slot += 1
+                            continue
+                        }
+                        // A run of staying rows up to the next removed slot or the next
+                        // staying rank with rows attached after it.
+                        var end = r < re ? plan.removed[r] - oldStart : old
+                        if a < ae { end = min(end, slot + plan.rank(a) - rank) }
+                        out.copyStaying(from: scratchPage, slot..<end, &self)
+                        rank += end - slot
+                        slot = end
+                        while a < ae, plan.rank(a) <= rank {
+                            out.writeAdded(a, plan, rows, captured, &self)
+                            a += 1
+                        }
+                    }
+                    out.finish(&self)
+                    if total < old { shrank = true }
+                }
+            }
+            oldStart = oldEnd
+            stayRank += stayHere
+            ri = re
+            ai = ae
+            leaf = next
+        }
+        if shrank { mergeSparsePages() }
+    }
+
+    /// Rewrites a page whose new rows fit in it without a copy: deleted rows leave the
+    /// index and the arena, runs of staying rows shift in place (those moving towards the
+    /// front in ascending order, those moving back in descending order, so none overwrites
+    /// a run not yet moved), then added rows fill the gaps. Rows before the first change
+    /// stay where they are.
+    mutating func rewriteInPlace(
+        _ leaf: UInt32, oldStart: Int, stayRank: Int, removed: Range<Int>, added: Range<Int>,
+        _ plan: ApplyPlan, _ rows: RowColumns, _ captured: CapturedRows,
+        _ runs: inout [(from: Int, to: Int, count: Int)], _ placed: inout [(entry: Int, slot: Int)]
+    ) {
+        let page = page(ofLeaf: leaf), old = rowCount(ofLeaf: leaf), oldHeight = tree.leaves[Int(leaf)].height
+        for r in removed where plan.removedMove[r] < 0 {
+            let slot = plan.removed[r] - oldStart
+            index.remove(page.ids[slot], page: leaf)
+            text.release(page.text[slot])
+        }
+        runs.removeAll(keepingCapacity: true)
+        placed.removeAll(keepingCapacity: true)
+        var rank = stayRank, a = added.lowerBound, r = removed.lowerBound, slot = 0, to = 0
+        while a < added.upperBound, plan.rank(a) <= rank {
+            placed.append((a, to))
+            to += 1
+            a += 1
+        }
+        while slot < old {
+            if r < removed.upperBound, plan.removed[r] - oldStart == slot {
+                r += 1
+                slot += 1
+                continue
+            }
+            var end = r < removed.upperBound ? plan.removed[r] - oldStart : old
+            if a < added.upperBound { end = min(end, slot + plan.rank(a) - rank) }
+            runs.append((slot, to, end - slot))
+            to += end - slot
+            rank += end - slot
+            slot = end
+            while a < added.upperBound, plan.rank(a) <= rank {
+                placed.append((a, to))
+                to += 1
+                a += 1
+            }
+        }
+        for run in runs where run.to < run.from { page.copyRows(from: page, at: run.from, to: run.to, count: run.count) }
+        for run in runs.reversed() where run.to > run.from { page.copyRows(from: page, at: run.from, to: run.to, count: run.count) }
+        for (entry, s) in placed {
+            let k = Int(plan.addedMove[entry])
+            if k >= 0 {
+                captured.write(k, into: page, at: s)
+                index.insert(captured.ids[k], page: leaf)
+            } else {
+                let j = plan.added[entry]
+                writeNewRows(rows, j..<(j + 1), into: page, at: s, leaf: leaf)
+            }
+        }
+        tree.adjust(leaf: leaf, rows: to - old, height: page.refreshGroups(count: to) - oldHeight)
+    }
+
+    /// Merges every pair of neighbouring pages that fits in one.
+    mutating func mergeSparsePages() {
+        var l = tree.firstLeaf
+        while l != HeightTree.none {
+            let next = tree.leaves[Int(l)].next
+            guard next != HeightTree.none else { break }
+            if rowCount(ofLeaf: l) + rowCount(ofLeaf: next) <= pageCapacity {
+                absorb(next, into: l)
+            } else {
+                l = next
+            }
+        }
+    }
+
+    /// The fallback for batches that replace most rows: every surviving row's columns are
+    /// captured in new order, the pages and the index are dropped, and the new rows are
+    /// written into full pages and indexed once.
+    mutating func rebuild(_ plan: ApplyPlan, _ rows: RowColumns) {
+        let batch = plan.batch, m = batch.newCount
+        let newToOld = plan.newToOld()
+        // Old index → new index of survivors, to capture in one walk over the pages.
+        var oldToNew = [Int32](repeating: -1, count: batch.oldCount)
+        for j in 0..<m where newToOld[j] >= 0 { oldToNew[Int(newToOld[j])] = Int32(j) }
+        var survivorSlot = [Int32](repeating: -1, count: m)
+        var captured = CapturedRows(capacity: m - batch.inserts.count)
+        var l = tree.firstLeaf
+        var row = 0
+        while l != HeightTree.none {
+            let page = page(ofLeaf: l), n = rowCount(ofLeaf: l), next = tree.leaves[Int(l)].next
+            for s in 0..<n {
+                let j = Int(oldToNew[row + s])
+                if j >= 0 {
+                    survivorSlot[j] = Int32(captured.ids.count)
+                    captured.append(page, s)
+                } else {
+                    text.release(page.text[s])
+                }
+            }
+            row += n
+            Jemalloc.free(page.base)
+            l = next
+        }
+        tree = HeightTree(fanout: tree.fanout)
+        index.removeAll()
+        index.reserve(m)
+        var previous = HeightTree.none
+        var j = 0
+        while j < m {
+            let n = min(pageCapacity, m - j)
+            let page = Page.allocate(layout), leaf = tree.allocateLeaf(page: page.base)
+            for s in 0..<n {
+                let k = Int(survivorSlot[j + s])
+                if k >= 0 {
+                    captured.write(k, into: page, at: s)
+                } else {
+                    writeRows(rows, (j + s)..<(j + s + 1), into: page, at: s)
+                }
+                index.insert(page.ids[s], page: leaf)
+            }
+            tree.leaves[Int(leaf)].count = Int32(n)
+            tree.leaves[Int(leaf)].height = page.refreshGroups(count: n)
+            tree.insertLeaf(leaf, after: previous)
+            previous = leaf
+            j += n
+        }
+    }
+
+    /// Updated rows (new positions, ascending) take their new kind, version and text; their
+    /// heights and flags follow `mode`.
+    mutating func applyUpdates(_ batch: DiffBatch, _ rows: RowColumns, _ mode: UpdateHeights) {
+        guard !batch.updatedNewIndexes.isEmpty else { return }
+        let measured = RowFlags.measured.rawValue, dirty = RowFlags.dirty.rawValue
+        var leaf = HeightTree.none, leafRow = 0, leafCount = 0, delta: Int64 = 0
+        for j in batch.updatedNewIndexes {
+            if leaf == HeightTree.none || j >= leafRow + leafCount {
+                if leaf != HeightTree.none, delta != 0 { tree.adjust(leaf: leaf, rows: 0, height: delta) }
+                let found = tree.leaf(containingRow: j)
+                leaf = found.leaf
+                leafRow = found.leafRow
+                leafCount = rowCount(ofLeaf: leaf)
+                delta = 0
+            }
+            let page = page(ofLeaf: leaf), s = j - leafRow
+            text.release(page.text[s])
+            let kind = rows.kinds[j]
+            page.kinds[s] = kind
+            page.versions[s] = rows.versions?[j] ?? 0
+            if let t = rows.text {
+                page.text[s] = text.append(
+                    text: t.utf8.baseAddress ?? UnsafeRawPointer(bitPattern: 1)!,
+                    offsets: t.offsets.baseAddress! + j * t.slotsPerRow, slotCount: t.slotsPerRow)
+            } else {
+                page.text[s] = 0
+            }
+            page.flags[s] |= rows.flags | (rows.rowFlags?[j] ?? 0)
+            var units = UInt32(page.height(s))
+            switch mode {
+            case .storeDriven:
+                if let h = rows.heights {
+                    units = LayoutUnit.roundedUnits(h[j])
+                    page.flags[s] |= measured
+                } else {
+                    units = estimates[Int(kind)]
+                    page.flags[s] &= ~measured
+                }
+            case .profile:
+                page.flags[s] |= dirty
+                if page.flags[s] & measured == 0 { units = estimates[Int(kind)] }
+            case .grid:
+                page.flags[s] |= dirty
+            }
+            let d = Int64(units) - page.height(s)
+            if d != 0 {
+                page.setHeight(units, s)
+                page.adjustGroup(of: s, by: d)
+                delta += d
+            }
+        }
+        if delta != 0 { tree.adjust(leaf: leaf, rows: 0, height: delta) }
+    }
+}
+
+/// Writes one old page's new rows in order into that page and, when they overflow it, new
+/// pages after it. The old page keeps 7/8 of a page and the rest spread evenly over the
+/// new pages: each row that lands in a new page costs an index update (a cache miss in a
+/// large index), so a page a few rows over capacity moves an eighth of a page, not half,
+/// and both pages keep room for more.
+struct PageWriter {
+    let firstLeaf: UInt32
+    let oldCount: Int, oldHeight: Int64
+    /// Rows of the old page, then of each new page: `rest / (pages - 1)`, the first
+    /// `rest % (pages - 1)` one more.
+    let first: Int, rest: Int
+    let pages: Int, total: Int
+    var j = 0
+    var leaf: UInt32
+    var page: Page
+    var filled = 0
+    var size: Int
+    var previous = HeightTree.none
+
+    init(store: borrowing RowStore, leaf: UInt32, page: Page, total: Int, oldCount: Int, oldHeight: Int64) {
+        firstLeaf = leaf
+        self.leaf = leaf
+        self.page = page
+        self.total = total
+        self.oldCount = oldCount
+        self.oldHeight = oldHeight
+        let capacity = store.pageCapacity
+        first = total <= capacity ? total : capacity - capacity / 8
+        rest = total - first
+        pages = 1 + (rest + capacity - 1) / capacity
+        size = first
+    }
+
+    func size(of k: Int) -> Int {
+        k == 0 ? first : rest / (pages - 1) + (k - 1 < rest % (pages - 1) ? 1 : 0)
+    }
+
+    /// Closes a full page and opens the next.
+    mutating func advanceIfFull(_ store: inout RowStore) {
+        guard filled == size, j + 1 < pages else { return }
+        close(&store)
+        j += 1
+        page = Page.allocate(store.layout)
+        leaf = store.tree.allocateLeaf(page: page.base)
+        filled = 0
+        size = size(of: j)
+    }
+
+    mutating func close(_ store: inout RowStore) {
+        let height = page.refreshGroups(count: filled)
+        if j == 0 {
+            store.tree.adjust(leaf: leaf, rows: filled - oldCount, height: height - oldHeight)
+        } else {
+            store.tree.leaves[Int(leaf)].count = Int32(filled)
+            store.tree.leaves[Int(leaf)].height = height
+            store.tree.insertLeaf(leaf, after: previous)
+        }
+        previous = leaf
+    }
+
+    /// Staying rows `slots` of the old page (copied to `source`), in chunks that fit.
+    mutating func copyStaying(from source: Page, _ slots: Range<Int>, _ store: inout RowStore) {
+        var s = slots.lowerBound
+        while s < slots.upperBound {
+            advanceIfFull(&store)
+            let n = min(slots.upperBound - s, size - filled)
+            page.copyRows(from: source, at: s, to: filled, count: n)
+            if leaf != firstLeaf {
+                // Rows spilled into a new page: re-point their index entries, loading the
+                // entries a few rows ahead so the misses overlap.
+                let ids = page.ids + filled
+                for t in 0..<min(n, 8) { store.index.prefetch(ids[t]) }
+                for t in 0..<n {
+                    if t + 8 < n { store.index.prefetch(ids[t + 8]) }
+                    store.index.move(ids[t], from: firstLeaf, to: leaf)
+                }
+            }
+            filled += n
+            s += n
+        }
+    }
+
+    /// Added entry `a` of the plan: an inserted row from `rows` or a captured moved row.
+    mutating func writeAdded(_ a: Int, _ plan: ApplyPlan, _ rows: RowColumns, _ captured: CapturedRows, _ store: inout RowStore) {
+        advanceIfFull(&store)
+        let k = Int(plan.addedMove[a])
+        if k >= 0 {
+            captured.write(k, into: page, at: filled)
+            store.index.insert(captured.ids[k], page: leaf)
+        } else {
+            let j = plan.added[a]
+            store.writeNewRows(rows, j..<(j + 1), into: page, at: filled, leaf: leaf)
+        }
+        filled += 1
+    }
+
+    mutating func finish(_ store: inout RowStore) {
+        precondition(filled == size && j == pages - 1, "PageWriter: \(filled) of \(size) rows in page \(j + 1) of \(pages)")
+        close(&store)
+    }
+}
