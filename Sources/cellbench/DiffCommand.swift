@@ -18,7 +18,7 @@ struct Diff: ParsableCommand {
     @Option(help: "Timed calls per form (the median is reported), after one warm-up. 1...1000.")
     var repetitions = "9"
 
-    @Option(help: "Comma-separated cases to run (default: all): \(DiffCase.allCases.map(\.name).joined(separator: ", ")).")
+    @Option(help: "Comma-separated cases to run (default: all): \((DiffCase.allCases.map(\.name) + [ApplyCase.name]).joined(separator: ", ")).")
     var cases = "all"
 
     @Option(help: "The peer's largest edit distance D (its time grows with D²: 4–10 s at 25000 on this machine, with the load); a case with a larger D runs the peer on fewer rows of the same shape. 1...1000000.")
@@ -37,19 +37,27 @@ struct Diff: ParsableCommand {
         let repetitions = try OptionError.integer(self.repetitions, "--repetitions", in: 1...1_000)
         let edits = try OptionError.integer(peerMaxEdits, "--peer-max-edits", in: 1...1_000_000)
         var selected: [DiffCase] = []
+        var includesApply = false
+        let known = (DiffCase.allCases.map(\.name) + [ApplyCase.name]).joined(separator: ", ")
         if cases == "all" {
             selected = DiffCase.allCases
+            includesApply = true
         } else {
             for name in cases.split(separator: ",", omittingEmptySubsequences: false).map(String.init) {
+                if name == ApplyCase.name {
+                    guard !includesApply else { throw OptionError("--cases: '\(name)' given twice") }
+                    includesApply = true
+                    continue
+                }
                 guard let c = DiffCase(rawValue: name) else {
-                    throw OptionError("--cases: unknown case '\(name)' (cases: \(DiffCase.allCases.map(\.name).joined(separator: ", ")))")
+                    throw OptionError("--cases: unknown case '\(name)' (cases: \(known))")
                 }
                 guard !selected.contains(c) else { throw OptionError("--cases: '\(name)' given twice") }
                 selected.append(c)
             }
         }
         return DiffSuite.Configuration(
-            rows: rows, seed: seed, repetitions: repetitions, cases: selected,
+            rows: rows, seed: seed, repetitions: repetitions, cases: selected, includesApply: includesApply,
             peerBudget: PeerBudget(maximumEdits: edits))
     }
 

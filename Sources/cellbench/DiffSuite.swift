@@ -25,6 +25,8 @@ struct DiffSuite {
         var seed: UInt64
         var repetitions: Int
         var cases: [DiffCase]
+        /// Run `apply_1m` (see `ApplyCase`) after the keyed cases.
+        var includesApply = true
         var peerBudget: PeerBudget
     }
 
@@ -60,11 +62,18 @@ struct DiffSuite {
         for (instance, full, tenthRows, tenth) in tessera {
             cases.append(try peerCase(instance, full, tenthRows: tenthRows, tenthAllocations: tenth, differ: differ))
         }
-        let results = DiffReport.results(cases)
-        // Cases that are not keyed diffs append their results and notes here.
-        return DiffReport(
+        var results = DiffReport.results(cases)
+        var notes: [String] = []
+        if c.includesApply {
+            let apply = try ApplyCase(rows: c.rows, seed: c.seed).measure(repetitions: c.repetitions, progress: progress)
+            results.append(apply.result)
+            notes += apply.notes
+        }
+        var report = DiffReport(
             configuration: c, cases: cases, results: results,
             loadBefore: load, loadAfter: LoadAverage.current(), checksum: checksum)
+        report.extraNotes = notes
+        return report
     }
 
     /// The peer's side of a case: on the case's snapshots, or on a smaller instance of the
