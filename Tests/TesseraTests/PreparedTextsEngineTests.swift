@@ -193,16 +193,17 @@ import Testing
                         _ = engine.breakLines(PreparedTextView(segments: segs, widest: widest), utf8, style, width: l - TextLayoutEngine.widthTolerance, maxLines: 0)
                         return engine.caches.pointee.lines.count
                     }
-                    let memo = CellMeasurer.countLines(segs, limit: limit, stopAfter: 0)
-                    #expect(Int(memo.count) == engineCount(limit))
-                    #expect(memo.low <= limit && limit < memo.high)
+                    let (memo, count) = CellMeasurer.countLines(segs, limit: limit, stopAfter: 0)
+                    #expect(count == engineCount(limit) && Int(memo.count) == count)
+                    let low = Double(memo.low), high = Double(memo.high)
+                    #expect(low <= limit && limit < high)
                     // Inside the range: the same count.
-                    for l in [memo.low, memo.high.isFinite ? memo.high - 1.0 / 64 : memo.low + 500] where l >= memo.low {
-                        #expect(engineCount(l) == Int(memo.count), "limit \(l) in \(memo.low)..<\(memo.high)")
+                    for l in [low, high.isFinite ? high - 1.0 / 64 : low + 500] where l >= low {
+                        #expect(engineCount(l) == count, "limit \(l) in \(low)..<\(high)")
                     }
-                    let capped = CellMeasurer.countLines(segs, limit: limit, stopAfter: 2)
-                    #expect(min(Int(capped.count), 2) == min(Int(memo.count), 2))
-                    try #require(!capped.partial || memo.count > 2)
+                    let (capped, cappedCount) = CellMeasurer.countLines(segs, limit: limit, stopAfter: 2)
+                    #expect(min(cappedCount, 2) == min(count, 2))
+                    try #require(!capped.partial || count > 2)
                 }
             }
         }

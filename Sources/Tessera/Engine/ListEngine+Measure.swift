@@ -157,6 +157,7 @@ extension ListEngine {
     @discardableResult
     public mutating func measureAll(threads: Int = ListEngine.processorCount) throws(TesseraError) -> Double {
         guard threads >= 1, threads <= 256 else { throw .invalidThreadCount(threads) }
+        layout?.threadCPU = []
         guard let layout, layout.dirtyCount > 0 else { return scrollOffset }
         let n = layout.dirtyCount, count = store.count
         let dirty = RowFlags.dirty.rawValue

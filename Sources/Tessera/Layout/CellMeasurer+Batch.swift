@@ -67,7 +67,7 @@ public final class CellTextBatch {
                     style: Self.buffer(columns.style), length: Self.buffer(columns.length), segmentStart: Self.buffer(columns.segmentStart),
                     widest: Self.mutableBuffer(columns.widest), natural: UnsafeMutableBufferPointer(rebasing: natural[0..<n]),
                     lines: UnsafeMutableBufferPointer(rebasing: lines[0..<n]), measuredIn: Self.mutableBuffer(columns.measuredIn),
-                    flags: Self.mutableBuffer(columns.flags), clusterStart: Self.buffer(columns.clusterStart), clusters: Self.buffer(columns.clusters),
+                    flags: Self.mutableBuffer(columns.flags),
                     segments: Self.mutableBuffer(columns.segments), current: current, states: Self.buffer(styleStates))
     }
 
@@ -80,8 +80,6 @@ public final class CellTextBatch {
         Self.free(UnsafeBufferPointer(view.widest))
         Self.free(UnsafeBufferPointer(view.measuredIn))
         Self.free(UnsafeBufferPointer(view.flags))
-        Self.free(view.clusterStart)
-        Self.free(view.clusters)
         Self.free(UnsafeBufferPointer(view.segments))
         UnsafeMutableRawPointer(view.natural.baseAddress!).deallocate()
         UnsafeMutableRawPointer(view.lines.baseAddress!).deallocate()
@@ -106,9 +104,8 @@ public final class CellTextBatch {
 
     /// Bytes held (segments and per-text and per-slot columns).
     public var bytes: Int {
-        view.segments.count * MemoryLayout<PreparedSegment>.stride + view.clusters.count * MemoryLayout<PreparedCluster>.stride
-            + view.head.count * (4 * 4 + 4 + 8 + 2 + 1 + MemoryLayout<LineMemo>.stride) + (view.segmentStart.count + view.clusterStart.count) * 4
-            + view.first.count * 4
+        view.segments.count * MemoryLayout<PreparedSegment>.stride
+            + view.head.count * (4 * 4 + 4 + 8 + 2 + 1 + MemoryLayout<LineMemo>.stride) + view.segmentStart.count * 4 + view.first.count * 4
     }
 
     /// Whether every kept text is measured in the measurer's current styles (false after a
@@ -177,11 +174,28 @@ public final class CellTextBatch {
     /// every decision as it did. `count` is the unlimited count, or with `partial` a lower
     /// bound (the fill stopped once the line limit was passed). `high <= low` (the initial
     /// value) means nothing is known.
+    ///
+    /// The bounds are kept in single precision, rounded inwards (low up, high down), so the
+    /// range kept is never wider than the true one; 12 bytes per text.
     struct LineMemo {
-        var low: Double = 1
-        var high: Double = 0
-        var count: Int32 = 0
+        var low: Float = 1
+        var high: Float = 0
+        var count: Int16 = 0
         var partial = false
+
+        init() {}
+
+        /// `nil`-free: a count beyond `Int16` keeps nothing (the empty range).
+        init(low: Double, high: Double, count: Int, partial: Bool) {
+            guard count <= Int(Int16.max) else { return }
+            var l = Float(low), h = Float(high)
+            if Double(l) < low { l = l.nextUp }
+            if Double(h) > high { h = h.nextDown }
+            self.low = l
+            self.high = h
+            self.count = Int16(count)
+            self.partial = partial
+        }
     }
 
     /// The batch's columns as plain pointers (valid while the batch lives), so the
@@ -200,15 +214,9 @@ public final class CellTextBatch {
         /// Per text: the index of the style state its segments are measured in.
         let measuredIn: UnsafeMutableBufferPointer<UInt16>
         /// Per text: `mappedAlone` (every scalar mapped by the primary face it was prepared
-        /// in, so its segments scale with the size in that face) and `clustersKept`.
+        /// in, so its segments scale with the size in that face).
         let flags: UnsafeMutableBufferPointer<UInt8>
-        /// Per text (+ 1): where its cluster groups start in `clusters`: for each segment
-        /// wider than `PreparedTexts.clusterThresholdEms` ems when prepared, a count entry
-        /// and that many grapheme clusters (`PreparedTextView.clusters`), so emergency
-        /// breaks are arithmetic too. Valid while `clustersKept` is set.
-        let clusterStart: UnsafeBufferPointer<Int32>
-        let clusters: UnsafeBufferPointer<PreparedCluster>
-        static let mappedAlone: UInt8 = 1, clustersKept: UInt8 = 2
+        static let mappedAlone: UInt8 = 1
         let segments: UnsafeMutableBufferPointer<PreparedSegment>
         /// Per style of the program in use: its state's index (`adopt`).
         let current: UnsafeMutableBufferPointer<UInt16>
@@ -230,12 +238,7 @@ public final class CellTextBatch {
         @inline(__always)
         func view(_ t: Int) -> PreparedTextView {
             let lo = Int(segmentStart[t]), hi = Int(segmentStart[t + 1])
-            var v = PreparedTextView(segments: UnsafeBufferPointer(rebasing: segments[lo..<hi]), widest: widest[t])
-            if flags[t] & Self.clustersKept != 0 {
-                v.clusters = UnsafeBufferPointer(rebasing: clusters[Int(clusterStart[t])..<Int(clusterStart[t + 1])])
-                v.clusterThreshold = PreparedTexts.clusterThresholdEms * states[Int(measuredIn[t])].size
-            }
-            return v
+            return PreparedTextView(segments: UnsafeBufferPointer(rebasing: segments[lo..<hi]), widest: widest[t])
         }
     }
 }
@@ -246,8 +249,6 @@ fileprivate struct BatchColumns {
     var head: [Int32] = [], style: [Int32] = [], length: [Int32] = [], segmentStart: [Int32] = [], widest: [Float] = []
     var measuredIn: [UInt16] = []
     var flags: [UInt8] = []
-    var clusterStart: [Int32] = []
-    var clusters: [PreparedCluster] = []
     var segments: [PreparedSegment] = []
 }
 
@@ -309,7 +310,6 @@ struct CellTextBatchBuilder {
         columns.widest.reserveCapacity(2 * rowCount)
         columns.measuredIn.reserveCapacity(2 * rowCount)
         columns.flags.reserveCapacity(2 * rowCount)
-        columns.clusterStart.reserveCapacity(2 * rowCount + 1)
         columns.segments.reserveCapacity(16 * rowCount)
     }
 
@@ -334,39 +334,16 @@ struct CellTextBatchBuilder {
                 columns.length.append(Int32(r.count))
                 columns.segmentStart.append(Int32(columns.segments.count))
                 columns.measuredIn.append(UInt16(sp.style))
-                columns.clusterStart.append(Int32(columns.clusters.count))
                 let text = row.bytes(r)
-                let first = columns.segments.count
                 let widest = engine.prepare(text, p.styles[Int(sp.style)])
                 columns.widest.append(widest)
                 columns.segments.append(contentsOf: engine.caches.pointee.segments.buffer)
-                var flags = CellTextBatch.View.clustersKept
+                var flags: UInt8 = 0
                 if let coverage = coverages[Int(sp.style)], let b = text.baseAddress,
                    coverage.mapsAll(b.assumingMemoryBound(to: UInt8.self), text.count, p.styles[Int(sp.style)].fontChain.fonts[0]) {
                     flags |= CellTextBatch.View.mappedAlone
                 }
                 columns.flags.append(flags)
-                // Segments wider than the threshold keep their grapheme clusters, as
-                // `PreparedTexts` keeps them.
-                let threshold = PreparedTexts.clusterThresholdEms * states[Int(sp.style)].size
-                guard Double(widest) > threshold, let base = text.baseAddress else { return }
-                let style = p.styles[Int(sp.style)]
-                var start = 0
-                for i in first..<columns.segments.count {
-                    let seg = columns.segments[i]
-                    defer { start = seg.end }
-                    guard Double(seg.width) > threshold else { continue }
-                    let header = columns.clusters.count
-                    columns.clusters.append(PreparedCluster(end: 0, width: 0))
-                    let content = UnsafeRawBufferPointer(start: base + start, count: engine.contentEnd(base, start, seg.end) - start)
-                    var it = GraphemeBreakIterator(validUTF8: content)
-                    var a = 0
-                    while let b = it.next() {
-                        columns.clusters.append(PreparedCluster(end: UInt32(b), width: engine.clusterWidth(base, start + a, start + b, style)))
-                        a = b
-                    }
-                    columns.clusters[header].end = UInt32(columns.clusters.count - header - 1)
-                }
             }
             if sp.type == .textList {
                 var from = range.lowerBound
@@ -380,13 +357,12 @@ struct CellTextBatchBuilder {
             if Int(f) < columns.head.count { columns.first[r * slotsPerRow + v] = f }
         }
         // Segment offsets are 32-bit: stop keeping texts well before they would overflow.
-        if columns.segments.count >= Int(Int32.max) - (1 << 20) || columns.clusters.count >= Int(Int32.max) - (1 << 20) { full = true }
+        if columns.segments.count >= Int(Int32.max) - (1 << 20) { full = true }
     }
 
     /// The batch (the builder is spent).
     consuming func finish() -> CellTextBatch {
         columns.segmentStart.append(Int32(columns.segments.count))
-        columns.clusterStart.append(Int32(columns.clusters.count))
         return CellTextBatch(rowCount: rowCount, slotsPerRow: slotsPerRow, styleStates: states, columns: columns)
     }
 }
@@ -497,9 +473,8 @@ extension CellMeasurer {
         batch.natural[t] = -1
         batch.lines[t] = CellTextBatch.LineMemo()
         batch.measuredIn[t] = state
-        // The kept clusters are widths in the old style; the mapping flag holds for the face
-        // it was checked against.
-        batch.flags[t] &= samePrimary ? ~CellTextBatch.View.clustersKept : 0
+        // The mapping flag holds for the face it was checked against.
+        if !samePrimary { batch.flags[t] = 0 }
     }
 
     /// The face's bitmap of the BMP: bit set where it maps the scalar or the scalar is
@@ -535,14 +510,14 @@ extension CellMeasurer {
     func batchLines(_ batch: CellTextBatch.View, _ t: Int, _ bytes: UnsafeRawBufferPointer, _ p: CellProgram, style: Int32, width: Double, maxLines: Int) -> Int {
         let limit = width + TextLayoutEngine.widthTolerance
         let memo = batch.lines[t]
-        if limit >= memo.low && limit < memo.high && (!memo.partial || (maxLines > 0 && maxLines < Int(memo.count))) {
+        if limit >= Double(memo.low) && limit < Double(memo.high) && (!memo.partial || (maxLines > 0 && maxLines < Int(memo.count))) {
             return maxLines > 0 ? Swift.min(Int(memo.count), maxLines) : Int(memo.count)
         }
         let view = batch.view(t)
         if view.widestSegment <= limit {
-            let m = Self.countLines(view.segments, limit: limit, stopAfter: maxLines)
-            batch.lines[t] = m
-            return maxLines > 0 ? Swift.min(Int(m.count), maxLines) : Int(m.count)
+            let (memo, count) = Self.countLines(view.segments, limit: limit, stopAfter: maxLines)
+            batch.lines[t] = memo
+            return maxLines > 0 ? Swift.min(count, maxLines) : count
         }
         // A segment wider than the line: the engine's emergency breaks at grapheme clusters.
         batch.lines[t] = CellTextBatch.LineMemo()
@@ -557,7 +532,7 @@ extension CellMeasurer {
     /// that did not needs `limit <` that sum, and no emergency break needs `limit >=` the
     /// widest segment. Stops once the count passes `stopAfter` (0: never).
     @inline(__always)
-    static func countLines(_ segments: UnsafeBufferPointer<PreparedSegment>, limit: Double, stopAfter: Int) -> CellTextBatch.LineMemo {
+    static func countLines(_ segments: UnsafeBufferPointer<PreparedSegment>, limit: Double, stopAfter: Int) -> (CellTextBatch.LineMemo, count: Int) {
         let stop = stopAfter > 0 ? stopAfter : Int.max
         var count = 0
         var lineWidth = 0.0, pendingSpace = 0.0
@@ -594,7 +569,7 @@ extension CellMeasurer {
             }
         }
         if !partial && (hasContent || count == 0 || segments.last?.isMandatory == true) { count += 1 }
-        return CellTextBatch.LineMemo(low: low, high: high, count: Int32(clamping: count), partial: partial)
+        return (CellTextBatch.LineMemo(low: low, high: high, count: count, partial: partial), count)
     }
 
     /// The natural width of kept text `t` in units (computed once per style): its widest
