@@ -187,17 +187,14 @@ struct Measure: ParsableCommand {
     @Option(help: .hidden)
     var callgrindPass: String?
 
-    @Flag(help: "Let the threads' measurers share one loaded profile (fonts) instead of one copy each.")
+    @Flag(help: "Let the reference measurers' threads share one loaded profile (fonts) instead of one copy each.")
     var shareProfile = false
 
     @Flag(inversion: .prefixedNo, help: "Fault the caches' memory in with a first, untimed pass before the timed cold passes.")
     var warmUp = true
 
-    @Flag(inversion: .prefixedNo, help: "Measure through per-thread text batches (CellTextBatch) rather than the text engine's caches alone.")
+    @Flag(inversion: .prefixedNo, help: "Let the engine keep prepared texts (CellTextBatch) between passes (ListEngine.keepsPreparedTexts).")
     var textBatches = true
-
-    @Flag(inversion: .prefixedNo, help: "After an environment change, skip rows of kinds whose layout did not change (they keep their heights).")
-    var skipUnchangedKinds = true
 
     func validate() throws {
         guard rows >= 1 else { throw ValidationError("--rows must be at least 1") }
@@ -215,7 +212,7 @@ struct Measure: ParsableCommand {
             try MeasureSuite.callgrind(profile: profile, rows: rows, seed: seed, pass: callgrindPass,
                                        caches: .init(segmentCacheBytes: segmentCacheMb << 20, preparedTextCacheBytes: preparedCacheMb << 20,
                                                      lineBreakCacheBytes: lineCacheMb << 20),
-                                       threads: threads, shareProfile: shareProfile)
+                                       threads: threads)
             return
         }
         let harness = peerRows == 0 ? nil : try pango ?? Text.buildHarness()
@@ -229,7 +226,7 @@ struct Measure: ParsableCommand {
                                      caches: .init(segmentCacheBytes: segmentCacheMb << 20, preparedTextCacheBytes: preparedCacheMb << 20,
                                                    lineBreakCacheBytes: lineCacheMb << 20),
                                      peerRows: peerRows, pangoHarness: harness, shareProfile: shareProfile, warmUp: warmUp,
-                                     textBatches: textBatches, skipUnchangedKinds: skipUnchangedKinds),
+                                     textBatches: textBatches),
                 progress: progress)
             let report = try suite.run()
             if !json {

@@ -5,17 +5,18 @@ import Foundation
 @_spi(Benchmarks) import Tessera
 
 /// The measure suite: a profile's rows (a million by default, from `CellRowGenerator`)
-/// measured by Tessera's cell measurer, one `CellMeasurer` + `TextLayoutEngine` per thread
-/// (`ParallelMeasurer`), and by a per-cell Pango peer in the same run.
+/// appended to a `ListEngine` and measured by `measureAll(threads:)` (`EngineMeasurer`),
+/// and by a per-cell Pango peer in the same run.
 ///
-/// Tessera: `measure_all_cold` (fresh engines and measurers, every row measured), then on
-/// the same measurers and caches `relayout_width_class` (compact → regular width),
+/// Tessera: `measure_all_cold` (a fresh engine, every row measured, its texts prepared and
+/// kept), then on the same engine `relayout_width_class` (compact → regular width),
 /// `edit_mode_toggle` (compact, edit mode on) and `font_scale_change` (compact, font scale
-/// 1 → 1.3), each measuring every row again; `frame_budget_rows` = rows measured per
-/// millisecond of cold measurement; `measure_all_threads_2`, cold on two threads against
-/// one. After every environment change the heights are checked against a from-scratch
-/// measurement (fresh engines), and the heights of one and two threads against each other;
-/// a difference ends the run with status 1.
+/// 1 → 1.3), each measuring the rows the change marked; `frame_budget_rows` = rows
+/// measured per millisecond of cold measurement; `measure_all_threads_2`, cold on two
+/// threads against one. The cold heights and those after every environment change are
+/// checked against fresh `CellMeasurer`s without prepared texts (`ParallelMeasurer`), and
+/// the heights of one and two threads against each other; a difference ends the run with
+/// status 1.
 ///
 /// The peer: for the first `peerRows` rows, the template's text measurements (each text
 /// slot at the width and line limit the template gives, each natural width a `fit` column
@@ -38,7 +39,6 @@ struct MeasureSuite {
         var shareProfile = false
         var warmUp = true
         var textBatches = true
-        var skipUnchangedKinds = true
     }
 
     let configuration: Configuration
@@ -108,9 +108,8 @@ struct MeasureSuite {
         var firstTouch = 0.0
         if c.warmUp {
             progress.begin("\(profile.name): warming up the memory (a first pass, 2 threads)")
-            let w = try ParallelMeasurer(profile: profile, environment: cold, threads: 2, caches: c.caches, copies: copies,
-                                         textBatches: c.textBatches)
-            firstTouch = Double(heights.withUnsafeMutableBufferPointer { w.measureAll(rows, into: $0) }) / Double(n)
+            let w = try EngineMeasurer(profile: profile, environment: cold, rows: rows, threads: 2, caches: c.caches, textBatches: c.textBatches)
+            firstTouch = Double(heights.withUnsafeMutableBufferPointer { w.measureAll(into: $0) }) / Double(n)
             progress.end()
         }
 
@@ -119,7 +118,9 @@ struct MeasureSuite {
         var perThreads: [Int: Double] = [:]
         /// The largest thread CPU time of the pass, ns/row.
         var cpuPerThreads: [Int: Double] = [:]
-        var kept: ParallelMeasurer? = nil
+        /// The threads' CPU time of the pass together, ns/row.
+        var cpuTotals: [Int: Double] = [:]
+        var kept: EngineMeasurer? = nil
         var reference: [Double]? = c.warmUp ? heights : nil
         var memory = MeasureReport.Memory(allocated: 0, resident: 0, allocatedAfterRelayouts: 0)
         var coldStatistics = ParallelMeasurer.Statistics()
@@ -128,10 +129,10 @@ struct MeasureSuite {
             progress.begin("\(profile.name): Tessera cold, \(t) thread(s)")
             var other = [Double](repeating: 0, count: n)
             let start = MemoryStatistics.current()
-            let m = try ParallelMeasurer(profile: profile, environment: cold, threads: t, caches: c.caches, copies: copies,
-                                         textBatches: c.textBatches)
-            perThreads[t] = Double(other.withUnsafeMutableBufferPointer { m.measureAll(rows, into: $0) }) / Double(n)
+            let m = try EngineMeasurer(profile: profile, environment: cold, rows: rows, threads: t, caches: c.caches, textBatches: c.textBatches)
+            perThreads[t] = Double(other.withUnsafeMutableBufferPointer { m.measureAll(into: $0) }) / Double(n)
             cpuPerThreads[t] = Double(m.lastThreadCPU.max() ?? 0) / Double(n)
+            cpuTotals[t] = Double(m.lastThreadCPU.reduce(0, +)) / Double(n)
             progress.end()
             if let reference { Self.compare(other, reference, "cold heights on \(t) thread(s) and on 2") }
             reference = other
@@ -148,36 +149,40 @@ struct MeasureSuite {
         let main = kept!
 
         // Environment changes on the same measurers and caches, each checked from scratch.
-        var relayouts: [(name: String, environment: LayoutEnvironment, perRow: Double, scratchPerRow: Double, remeasured: Int)] = []
+        var relayouts: [(name: String, environment: LayoutEnvironment, perRow: Double, scratchPerRow: Double, remeasured: Int, cpuPerRow: Double)] = []
         var heightsByEnvironment: [[Double]] = [heights]
         for (name, environment) in [("relayout_width_class", wide), ("edit_mode_toggle", edit), ("font_scale_change", scaled)] {
-            // Each change starts from the cold environment, whose heights the store holds.
-            if main.environment != cold { try main.setEnvironment(cold) }
-            try main.setEnvironment(environment)
-            let changed = main.measurers[0]
-            let remeasured = rows.kinds.reduce(0) { $0 + (changed.layoutChanged(kind: $1) ? 1 : 0) }
+            // Each change starts from the cold environment, measured (untimed), whose
+            // heights the store holds.
+            if main.environment != cold {
+                try main.setEnvironment(cold)
+                var back = [Double](repeating: 0, count: n)
+                _ = back.withUnsafeMutableBufferPointer { main.measureAll(into: $0) }
+                Self.compare(back, heightsByEnvironment[0], "heights back in the cold environment")
+            }
+            // The engine marks the rows of kinds whose layout changed; the others keep
+            // their heights.
+            let remeasured = try main.setEnvironment(environment)
             progress.begin("\(profile.name): Tessera \(name) (\(Self.describe(environment)))")
-            // The heights of the cold environment, as an engine's store holds them: rows
-            // whose kind's layout did not change keep theirs.
-            var again = heightsByEnvironment[0]
-            let ns = again.withUnsafeMutableBufferPointer { main.measureAll(rows, into: $0, onlyChangedKinds: c.skipUnchangedKinds) }
+            var again = [Double](repeating: 0, count: n)
+            let ns = again.withUnsafeMutableBufferPointer { main.measureAll(into: $0) }
             progress.end()
             progress.begin("\(profile.name): checking \(name) against a from-scratch measurement")
             var scratch = [Double](repeating: 0, count: n)
-            let fresh = try ParallelMeasurer(profile: profile, environment: environment, threads: 2, caches: c.caches, copies: copies,
-                                             textBatches: false)
+            let fresh = try ParallelMeasurer(profile: profile, environment: environment, threads: 2, caches: c.caches, copies: copies)
             let scratchNs = scratch.withUnsafeMutableBufferPointer { fresh.measureAll(rows, into: $0) }
             progress.end()
             Self.compare(again, scratch, "\(name): heights after the change and from scratch")
-            relayouts.append((name, environment, Double(ns) / Double(n), Double(scratchNs) / Double(n), c.skipUnchangedKinds ? remeasured : n))
+            let cpu = Double(main.lastThreadCPU.reduce(0, +)) / Double(n)
+            relayouts.append((name, environment, Double(ns) / Double(n), Double(scratchNs) / Double(n), remeasured, cpu))
             heightsByEnvironment.append(again)
         }
         // The cold heights against a from-scratch measurement through the text engine's
-        // caches alone (no text batch), as the changed environments above.
-        if c.textBatches {
-            progress.begin("\(profile.name): checking the cold heights against a measurement without text batches")
+        // caches alone (no text batch, no engine), as the changed environments above.
+        do {
+            progress.begin("\(profile.name): checking the cold heights against fresh measurers without text batches")
             var scratch = [Double](repeating: 0, count: n)
-            let fresh = try ParallelMeasurer(profile: profile, environment: cold, threads: 2, caches: c.caches, copies: copies, textBatches: false)
+            let fresh = try ParallelMeasurer(profile: profile, environment: cold, threads: 2, caches: c.caches, copies: copies)
             _ = scratch.withUnsafeMutableBufferPointer { fresh.measureAll(rows, into: $0) }
             progress.end()
             Self.compare(heightsByEnvironment[0], scratch, "cold heights with and without text batches")
@@ -218,9 +223,10 @@ struct MeasureSuite {
         return MeasureReport(
             configuration: c, profile: profile.name, platform: platform, environments: [cold, wide, edit, scaled],
             generationPerRow: generation, results: results, threadResult: threadResult, relayoutScratch: relayouts.map { ($0.name, $0.scratchPerRow) },
+            relayoutCPU: relayouts.map { ($0.name, $0.cpuPerRow) }, coldCPU: (cpuTotals[c.threads] ?? cpuPerThreads[c.threads]!),
             remeasured: relayouts.map { ($0.name, $0.remeasured) }, textBatchBytes: main.textBatchBytes,
             peers: peers, peerName: peerName, peerRows: peerCount,
-            memory: memory, firstTouchPerRow: firstTouch, threadCPU: (cpuPerThreads[1]!, cpuPerThreads[2]!),
+            memory: memory, firstTouchPerRow: firstTouch, threadCPU: (cpuPerThreads[1]!, cpuPerThreads[2]!, cpuTotals[2]!),
             coldStatistics: coldStatistics, finalStatistics: finalStatistics, bytesPerRowText: Double(rows.utf8.count) / Double(n),
             slotsPerRow: rows.slotsPerRow, kindCounts: Self.kindCounts(rows, profile))
     }
@@ -229,7 +235,7 @@ struct MeasureSuite {
     /// `cold`) one of `width`, `edit`, `scale`; only `callgrindPass` is meant to be
     /// collected (`valgrind --tool=callgrind --collect-atstart=no --toggle-collect='*callgrindPass*'`).
     static func callgrind(profile name: String, rows n: Int, seed: UInt64, pass: String, caches: TextLayoutEngine.Configuration,
-                          threads: Int = 1, shareProfile: Bool = false) throws {
+                          threads: Int = 1) throws {
         let profile = try loadProfile(name)
         let platform = profile.platforms[0]
         let (compact, regular) = widths(profile, platform)
@@ -246,23 +252,25 @@ struct MeasureSuite {
         var heights = [Double](repeating: 0, count: n)
         if pass == "cold2" {
             // A first cold pass in fresh memory, dropped: the timed one reuses the memory.
-            let w = try ParallelMeasurer(profile: profile, environment: cold, threads: threads, caches: caches,
-                                         copies: shareProfile ? nil : { try loadProfile(name) })
-            print("first: \(Double(heights.withUnsafeMutableBufferPointer { w.measureAll(rows, into: $0) }) / Double(n)) ns/row")
+            let w = try EngineMeasurer(profile: profile, environment: cold, rows: rows, threads: threads, caches: caches)
+            print("first: \(Double(heights.withUnsafeMutableBufferPointer { w.measureAll(into: $0) }) / Double(n)) ns/row")
         }
-        let m = try ParallelMeasurer(profile: profile, environment: cold, threads: threads, caches: caches,
-                                     copies: shareProfile ? nil : { try loadProfile(name) })
+        let m = try EngineMeasurer(profile: profile, environment: cold, rows: rows, threads: threads, caches: caches)
         if pass != "cold" && pass != "cold2" {
-            _ = heights.withUnsafeMutableBufferPointer { m.measureAll(rows, into: $0) }
+            _ = heights.withUnsafeMutableBufferPointer { m.measureAll(into: $0) }
             try m.setEnvironment(next)
         }
-        let ns = callgrindPass(m, rows, &heights)
+        let start = MonotonicClock.now()
+        callgrindPass(m)
+        let ns = MonotonicClock.now() &- start
+        heights.withUnsafeMutableBufferPointer { m.heights(into: $0) }
         print("\(pass): \(Double(ns) / Double(n)) ns/row, checksum \(heights.reduce(0, +))")
     }
 
+    /// `measureAll` alone: what the instruction counts cover.
     @inline(never)
-    static func callgrindPass(_ m: ParallelMeasurer, _ rows: CellRows, _ heights: inout [Double]) -> UInt64 {
-        heights.withUnsafeMutableBufferPointer { m.measureAll(rows, into: $0) }
+    static func callgrindPass(_ m: EngineMeasurer) {
+        m.measureOnly()
     }
 
     static func describe(_ e: LayoutEnvironment) -> String {
@@ -483,6 +491,10 @@ struct MeasureReport {
     var results: [TimedResult]
     var threadResult: TimedResult
     var relayoutScratch: [(String, Double)]
+    /// The measuring threads' CPU time of each change's pass, ns/row (all threads).
+    var relayoutCPU: [(String, Double)]
+    /// The same for the kept cold pass.
+    var coldCPU: Double
     /// Rows measured again by each relayout (the others' kinds kept their layout).
     var remeasured: [(String, Int)]
     var textBatchBytes: Int
@@ -492,7 +504,7 @@ struct MeasureReport {
     var memory: Memory
     var firstTouchPerRow: Double
     /// The longest thread's CPU time per row of the cold passes on one and on two threads.
-    var threadCPU: (one: Double, two: Double)
+    var threadCPU: (one: Double, two: Double, twoTotal: Double)
     var coldStatistics: ParallelMeasurer.Statistics
     var finalStatistics: ParallelMeasurer.Statistics
     var bytesPerRowText: Double
@@ -542,13 +554,14 @@ struct MeasureReport {
         print("profile: \(profile), rows: \(c.rows), seed: \(c.seed), platform: \(platform.rawValue), threads: \(c.threads), slots per row: \(slotsPerRow), text: \(Report.number(bytesPerRowText)) B/row, generated in \(Report.number(generationPerRow)) ns/row")
         print("kinds: " + kindCounts.map { "\($0.0) \($0.1)" }.joined(separator: ", "))
         print("environments: cold \(MeasureSuite.describe(environments[0])); width class \(MeasureSuite.describe(environments[1])); edit mode \(MeasureSuite.describe(environments[2])); font scale \(MeasureSuite.describe(environments[3]))")
-        print("threads: cold wall time 1 thread \(Report.number(threadResult.peerValue)) ns/row, 2 threads \(Report.number(threadResult.value)) ns/row; CPU time of the busiest thread 1 thread \(Report.number(threadCPU.one)) ns/row, 2 threads \(Report.number(threadCPU.two)) ns/row (\(Report.number(threadCPU.one / threadCPU.two))x: the speedup if each thread had a core to itself)")
+        print("threads: cold wall time 1 thread \(Report.number(threadResult.peerValue)) ns/row, 2 threads \(Report.number(threadResult.value)) ns/row; CPU time of the busiest thread 1 thread \(Report.number(threadCPU.one)) ns/row, 2 threads \(Report.number(threadCPU.two)) ns/row (\(Report.number(threadCPU.one / threadCPU.two))x: the speedup if each thread had a core to itself), both threads together \(Report.number(threadCPU.twoTotal)) ns/row (\(Report.number(threadCPU.twoTotal / threadCPU.one))x the one thread's: above 1 is work the split adds)")
         if configuration.warmUp {
             print("first pass (fresh measurers, 2 threads, in memory not yet touched by the process; untimed for the results): \(Report.number(firstTouchPerRow)) ns/row")
         }
-        print("rows measured again: " + remeasured.map { "\($0.0) \($0.1)" }.joined(separator: ", ") + (configuration.skipUnchangedKinds ? " (rows of kinds whose layout the change leaves as it was keep their heights)" : ""))
-        print("measuring: " + (configuration.textBatches ? "through per-thread text batches (CellTextBatch: texts prepared in the first pass, laid out again from their segments; \(textBatchBytes) B, \(Report.number(Double(textBatchBytes) / Double(configuration.rows))) B/row)" : "through the text engine's caches"))
-        print("from scratch (fresh engines without text batches, through the caches, 2 threads) in the changed environments: " + relayoutScratch.map { "\($0.0) \(Report.number($0.1)) ns/row" }.joined(separator: ", "))
+        print("rows measured again: " + remeasured.map { "\($0.0) \($0.1)" }.joined(separator: ", ") + " (the engine marks rows of kinds whose layout the change leaves as it was clean: they keep their heights)")
+        print("measuring: ListEngine.measureAll(threads:) over \(configuration.rows) appended rows, " + (configuration.textBatches ? "keeping prepared texts (CellTextBatch per thread: texts prepared in the cold pass, laid out again from their segments; \(textBatchBytes) B, \(Report.number(Double(textBatchBytes) / Double(configuration.rows))) B/row)" : "through the text engines' caches (keepsPreparedTexts off)"))
+        print("CPU time of the measuring threads (ns/row; ratio to the cold pass's \(Report.number(coldCPU))): " + relayoutCPU.map { "\($0.0) \(Report.number($0.1)) (\(Report.number(coldCPU / $0.1))x)" }.joined(separator: ", "))
+        print("from scratch (fresh measurers without text batches, through the caches, 2 threads) in the changed environments: " + relayoutScratch.map { "\($0.0) \(Report.number($0.1)) ns/row" }.joined(separator: ", "))
         if peers.isEmpty {
             print("peer: none (no Pango harness or --peer-rows 0)")
         } else {
@@ -590,10 +603,11 @@ struct MeasureReport {
         out += "\"peer_environments\": [" + peers.map {
             "{\"width\": \(Report.json($0.environment.width)), \"edit_mode\": \($0.environment.editMode), \"font_scale\": \(Report.json($0.environment.fontScale)), \"texts\": \($0.records), \"pango_ns_per_row\": \(Report.json($0.pangoNsPerRow)), \"arithmetic_ns_per_row\": \(Report.json($0.replayNsPerRow)), \"lines_equal_percent\": \(Report.json(100 * Double($0.linesSame) / Double(max($0.linesTotal, 1)))), \"heights_equal_percent\": \(Report.json(100 * Double($0.heightsSame) / Double(max($0.rows, 1))))}"
         }.joined(separator: ", ") + "], "
-        out += "\"thread_cpu_ns_per_row\": {\"one_thread\": \(Report.json(threadCPU.one)), \"two_threads_busiest\": \(Report.json(threadCPU.two))}, "
+        out += "\"thread_cpu_ns_per_row\": {\"one_thread\": \(Report.json(threadCPU.one)), \"two_threads_busiest\": \(Report.json(threadCPU.two)), \"two_threads_total\": \(Report.json(threadCPU.twoTotal))}, "
         out += "\"first_touch_pass_ns_per_row\": \(configuration.warmUp ? Report.json(firstTouchPerRow) : "null"), "
         out += "\"rows_measured_again\": {" + remeasured.map { "\(Report.string($0.0)): \($0.1)" }.joined(separator: ", ") + "}, "
         out += "\"text_batches\": \(configuration.textBatches), \"text_batch_bytes\": \(textBatchBytes), "
+        out += "\"thread_cpu_ns_per_row_passes\": {\"measure_all_cold\": \(Report.json(coldCPU)), " + relayoutCPU.map { "\(Report.string($0.0)): \(Report.json($0.1))" }.joined(separator: ", ") + "}, "
         out += "\"from_scratch_ns_per_row\": {" + relayoutScratch.map { "\(Report.string($0.0)): \(Report.json($0.1))" }.joined(separator: ", ") + "}, "
         func cache(_ x: CacheStatistics) -> String {
             "{\"hits\": \(x.hits), \"misses\": \(x.misses), \"evictions\": \(x.evictions), \"entries\": \(x.entries), \"bytes\": \(x.bytes), \"budget\": \(x.budget), \"bypasses\": \(x.bypasses)}"

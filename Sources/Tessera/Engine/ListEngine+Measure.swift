@@ -141,16 +141,55 @@ extension ListEngine {
         }
     }
 
-    /// Measures every dirty row, on `threads` threads: the dirty rows are split into
-    /// `threads` contiguous parts of equal size, each measured by its own measurer and text
-    /// engine (created once and kept), into one buffer; then the heights go into the
-    /// geometry in one pass and the anchor row is put back once. Returns the corrected
-    /// scroll offset.
+    /// Measures every dirty row, on `threads` threads, each with its own measurer and text
+    /// engine (created once and kept); then the heights go into the geometry in one pass
+    /// and the anchor row is put back once. Returns the corrected scroll offset.
+    ///
+    /// With `keepsPreparedTexts` (the default), when most rows are dirty (the first
+    /// measurement, or one after an environment change) and no prepared texts are kept,
+    /// the rows are split into `threads` contiguous parts and each part's texts are
+    /// prepared into a `CellTextBatch` that the engine keeps; every later `measureAll`
+    /// while the rows stay the same (environment changes do not change them) measures from
+    /// those batches: a new width, width class, edit mode or font scale is arithmetic over
+    /// the kept segments. Otherwise the dirty rows are split into `threads` parts of equal
+    /// size and measured through the text engines' caches. The heights are the same.
     /// - Throws: `invalidThreadCount` outside 1...256.
     @discardableResult
     public mutating func measureAll(threads: Int = ListEngine.processorCount) throws(TesseraError) -> Double {
         guard threads >= 1, threads <= 256 else { throw .invalidThreadCount(threads) }
+        layout?.threadCPU = []
         guard let layout, layout.dirtyCount > 0 else { return scrollOffset }
+        let n = layout.dirtyCount, count = store.count
+        let dirty = RowFlags.dirty.rawValue
+        var rows = [Int32](repeating: 0, count: n), units = [UInt32](repeating: 0, count: n)
+        if layout.keepsPreparedTexts && (layout.batchesAreValid || 2 * n >= count) {
+            measureAllPrepared(layout, threads: threads, rows: &rows, units: &units)
+        } else {
+            measureAllDirty(layout, threads: threads, rows: &rows, units: &units)
+        }
+        layout.dirtyCount = 0
+        rows.withUnsafeBufferPointer { r in
+            units.withUnsafeBufferPointer { u in
+                if layout.isGrid {
+                    // Through a buffer: no exclusivity check of the class's array per row.
+                    layout.itemHeights.withUnsafeMutableBufferPointer { items in
+                        for i in 0..<r.count { items[Int(r[i])] = u[i] }
+                    }
+                    store.clearFlag(dirty, rows: r)
+                } else {
+                    store.setMeasuredHeights(rows: r, units: u, clearing: dirty)
+                }
+            }
+        }
+        if layout.isGrid { layout.repack(from: 0, &store) }
+        layout.clean = 0..<count
+        return reanchor()
+    }
+
+    /// `measureAll` through the text engines' caches: the dirty rows split into `threads`
+    /// contiguous parts of equal size; `rows` and `units` (one entry per dirty row) get
+    /// the rows in ascending order and their heights.
+    private func measureAllDirty(_ layout: ProfileLayout, threads: Int, rows: inout [Int32], units: inout [UInt32]) {
         let n = layout.dirtyCount, count = store.count
         let parts = min(threads, n)
         // Where each part starts: the cursor at its first dirty row.
@@ -165,17 +204,25 @@ extension ListEngine {
             }
             store.advance(&c)
         }
-        var rows = [Int32](repeating: 0, count: n), units = [UInt32](repeating: 0, count: n)
         let workers = layout.workers(parts)
         let walker = store.walker
+        var cpu = [UInt64](repeating: 0, count: parts)
+        defer { layout.threadCPU = cpu }
         rows.withUnsafeMutableBufferPointer { rows in
             units.withUnsafeMutableBufferPointer { units in
-                let shared = EngineSendable(value: (workers, layout.offsets, starts, rows, units, walker))
+              cpu.withUnsafeMutableBufferPointer { cpu in
+                let shared = EngineSendable(value: (workers, layout.offsets, starts, rows, units, walker, cpu))
                 @Sendable func part(_ p: Int) {
-                    let (workers, offsets, starts, rows, units, walker) = shared.value
+                    let (workers, offsets, starts, rows, units, walker, cpu) = shared.value
+                    let started = threadCPUTime()
                     // This thread's own measurer and scratch, read once: nothing per row
                     // touches an object another thread uses.
                     let measurer = workers[p], o = offsets[p], arena = walker.arena
+                    measurer.engineBegin(nil)
+                    defer {
+                        measurer.engineEnd()
+                        cpu[p] = threadCPUTime() &- started
+                    }
                     var c = starts[p]
                     var i = n * p / parts
                     let end = n * (p + 1) / parts
@@ -194,22 +241,110 @@ extension ListEngine {
                 } else {
                     DispatchQueue.concurrentPerform(iterations: parts) { part($0) }
                 }
+              }
             }
         }
-        layout.dirtyCount = 0
-        rows.withUnsafeBufferPointer { r in
-            units.withUnsafeBufferPointer { u in
-                if layout.isGrid {
-                    for i in 0..<r.count { layout.itemHeights[Int(r[i])] = u[i] }
-                    store.clearFlag(dirty, rows: r)
-                } else {
-                    store.setMeasuredHeights(rows: r, units: u, clearing: dirty)
+    }
+
+    /// `measureAll` with prepared texts: the kept batches' row ranges (or, when none are
+    /// valid, `threads` new ranges of equal size whose texts each worker prepares first),
+    /// range `i` measured by worker `i % threads`. Each range's dirty rows go to
+    /// `rows`/`units` from the range's first row on, then the parts are closed up.
+    private func measureAllPrepared(_ layout: ProfileLayout, threads: Int, rows: inout [Int32], units: inout [UInt32]) {
+        let count = store.count
+        let building = !layout.batchesAreValid
+        if building {
+            let parts = max(1, min(threads, count))
+            layout.batchRanges = (0..<parts).map { count * $0 / parts..<count * ($0 + 1) / parts }
+            layout.batches = []
+        }
+        let ranges = layout.batchRanges
+        let workerCount = min(threads, ranges.count)
+        let workers = layout.workers(workerCount)
+        let starts = ranges.map { store.cursor(atRow: $0.lowerBound) }
+        let walker = store.walker
+        let slotsPerRow = layout.slotsPerRow
+        let dirty = RowFlags.dirty.rawValue
+        // Per range: the batch (made by its worker when building) and how many dirty rows it had.
+        var made = [CellTextBatch?](repeating: nil, count: ranges.count)
+        var found = [Int](repeating: 0, count: ranges.count)
+        let kept = building ? [] : layout.batches
+        // Each range writes from its first row's position: at most a row per entry.
+        var rangeRows = [Int32](repeating: 0, count: count), rangeUnits = [UInt32](repeating: 0, count: count)
+        var cpu = [UInt64](repeating: 0, count: workers.count)
+        defer { layout.threadCPU = cpu }
+        cpu.withUnsafeMutableBufferPointer { cpu in
+        rangeRows.withUnsafeMutableBufferPointer { rows in
+            rangeUnits.withUnsafeMutableBufferPointer { units in
+                made.withUnsafeMutableBufferPointer { made in
+                    found.withUnsafeMutableBufferPointer { found in
+                        let shared = EngineSendable(value: (workers, layout.offsets, starts, ranges, kept, rows, units, made, found, walker, cpu))
+                        @Sendable func worker(_ w: Int) {
+                            let (workers, offsets, starts, ranges, kept, rows, units, made, found, walker, cpu) = shared.value
+                            let started = threadCPUTime()
+                            defer { cpu[w] = threadCPUTime() &- started }
+                            let measurer = workers[w], o = offsets[w], arena = walker.arena
+                            var i = w
+                            while i < ranges.count {
+                                let range = ranges[i]
+                                let batch: CellTextBatch
+                                if building {
+                                    var builder = measurer.engineBatchBuilder(rowCount: range.count, slotsPerRow: slotsPerRow)
+                                    var c = starts[i]
+                                    while c.row < range.upperBound {
+                                        let page = walker.page(c.leaf)
+                                        builder.add(row: c.row - range.lowerBound, kind: page.kinds[c.slot],
+                                                    ProfileLayout.values(arena: arena, textReference: page.text[c.slot], offsets: o))
+                                        walker.advance(&c)
+                                    }
+                                    batch = builder.finish()
+                                    made[i] = batch
+                                } else {
+                                    batch = kept[i]
+                                }
+                                measurer.engineBegin(batch)
+                                var c = starts[i]
+                                var k = range.lowerBound
+                                while c.row < range.upperBound {
+                                    let page = walker.page(c.leaf)
+                                    if page.flags[c.slot] & dirty != 0 {
+                                        rows[k] = Int32(c.row)
+                                        let values = ProfileLayout.values(arena: arena, textReference: page.text[c.slot], offsets: o)
+                                        let h = measurer.engineHeightUnits(kind: page.kinds[c.slot], values, batchRow: c.row - range.lowerBound)
+                                        units[k] = UInt32(min(max(h, 0), LayoutUnit.maximumRowUnits))
+                                        k += 1
+                                    }
+                                    walker.advance(&c)
+                                }
+                                measurer.engineEnd()
+                                withExtendedLifetime(batch) {}
+                                found[i] = k - range.lowerBound
+                                i += workers.count
+                            }
+                        }
+                        if workers.count == 1 {
+                            worker(0)
+                        } else {
+                            DispatchQueue.concurrentPerform(iterations: workers.count) { worker($0) }
+                        }
+                    }
                 }
             }
         }
-        if layout.isGrid { layout.repack(from: 0, &store) }
-        layout.clean = 0..<count
-        return reanchor()
+        }
+        if building {
+            layout.batches = made.map { $0! }
+            layout.batchVersion = layout.rowsVersion
+        }
+        // Close the parts up, in row order.
+        var at = 0
+        for (i, range) in ranges.enumerated() {
+            for j in 0..<found[i] {
+                rows[at + j] = rangeRows[range.lowerBound + j]
+                units[at + j] = rangeUnits[range.lowerBound + j]
+            }
+            at += found[i]
+        }
     }
 
     /// Online processors: `measureAll`'s default thread count.

@@ -46,6 +46,23 @@ extension ListEngine {
     /// The grid in the current environment, when the profile has one.
     public var grid: GridMetrics? { layout?.grid }
 
+    /// Whether `measureAll` prepares the rows' texts once (`CellTextBatch`, about 100–300
+    /// bytes per row) and keeps them, so measuring again after an environment change
+    /// (width, width class, edit mode, font scale, platform) is arithmetic over kept
+    /// segments. On by default; turning it off frees them. Inserting or removing rows
+    /// drops them; the next `measureAll` with most rows dirty prepares them again.
+    public var keepsPreparedTexts: Bool {
+        get { layout?.keepsPreparedTexts ?? false }
+        set {
+            guard let layout else { return }
+            layout.keepsPreparedTexts = newValue
+            if !newValue { layout.rowsChanged() }
+        }
+    }
+
+    /// Bytes held by the prepared texts `measureAll` keeps.
+    public var preparedTextBytes: Int { layout?.batches.reduce(0) { $0 + $1.bytes } ?? 0 }
+
     public mutating func setOverscan(_ overscan: Double) throws(TesseraError) {
         guard overscan.isFinite, overscan >= 0 else { throw .invalidViewport(overscan) }
         self.overscan = overscan
@@ -99,6 +116,7 @@ extension ListEngine {
         // Nothing below throws.
         let k = kinds.count
         guard k > 0 else { return scrollOffset }
+        layout.rowsChanged()
         layout.dirtyCount += k
         // Rows after the insertion moved: what was known clean there is not any more.
         if index < before { layout.clean = nil }
@@ -124,6 +142,7 @@ extension ListEngine {
         let dirty = store.count(flag: RowFlags.dirty.rawValue, in: range)
         try store.removeRows(range)
         // Nothing below throws.
+        layout.rowsChanged()
         layout.dirtyCount -= dirty
         layout.clean = nil
         ProfileLayout.remove(from: &layout.groupMarks, range)

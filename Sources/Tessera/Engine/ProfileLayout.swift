@@ -76,6 +76,35 @@ final class ProfileLayout {
     /// them; nil when unknown.
     var clean: Range<Int>? = nil
 
+    /// `measureAll`'s prepared texts: `batches[i]` holds the kept texts of store rows
+    /// `batchRanges[i]` (row `r` is batch row `r - lower bound`). Valid while the rows
+    /// are those they were prepared for (`batchVersion == rowsVersion`): environment
+    /// changes keep them, inserts and removals drop them.
+    var batches: [CellTextBatch] = []
+    var batchRanges: [Range<Int>] = []
+    var batchVersion = -1
+    /// Bumped by every change of the rows (insert, remove).
+    var rowsVersion = 0
+    /// Thread CPU time (ns) of each worker in the last `measureAll`.
+    var threadCPU: [UInt64] = []
+    /// Whether `measureAll` prepares and keeps texts (`ListEngine.keepsPreparedTexts`).
+    var keepsPreparedTexts = true
+
+    /// The rows changed: prepared texts no longer match them.
+    func rowsChanged() {
+        rowsVersion &+= 1
+        if !batches.isEmpty {
+            batches = []
+            batchRanges = []
+        }
+    }
+
+    /// Whether the kept batches still describe the rows.
+    var batchesAreValid: Bool { !batches.isEmpty && batchVersion == rowsVersion }
+
+    /// The most value slots any kind reads (a batch's slots per row).
+    var slotsPerRow: Int { profile.kinds.map(\.valueCount).max() ?? 0 }
+
     init(profile: Profile, environment: LayoutEnvironment, textEngine: TextLayoutEngine) throws(TesseraError) {
         let measurer = try CellMeasurer(profile: profile, environment: environment, textEngine: textEngine)
         self.profile = profile
@@ -159,8 +188,10 @@ final class ProfileLayout {
             let widthInput = newGridWidths[i].mode == 0
                 ? new.width != old.width
                 : newGridWidths[i] != oldGridWidths[i]
-            affected[Int(k.code)] = everything || widthInput || oldVariants[i] != newVariants[i]
-                || (new.fontScale != old.fontScale && hasText[i])
+            let inputs = everything || widthInput || oldVariants[i] != newVariants[i] || (new.fontScale != old.fontScale && hasText[i])
+            // A kind whose compiled layout came out the same (a variant that changes nothing
+            // the height depends on, say) keeps its heights too.
+            affected[Int(k.code)] = inputs && m.layoutChanged(kind: k.code)
         }
         return affected
     }
@@ -180,7 +211,11 @@ final class ProfileLayout {
             // one object's reference count with the other threads.
             let shaper: any TextShaper = main.textEngine.shaper is FontShaper ? FontShaper() : main.textEngine.shaper
             let engine = TextLayoutEngine(shaper: shaper, configuration: main.textEngine.configuration)
-            measurers.append(try! CellMeasurer(profile: profile, environment: environment, textEngine: engine))
+            // Its own font objects too (when the files load again): the fonts' reference
+            // counts and kerning memos are written while measuring, and two threads writing
+            // one cache line take turns for it.
+            let own = shaper is FontShaper ? profile.withOwnFonts() ?? profile : profile
+            measurers.append(try! CellMeasurer(profile: own, environment: environment, textEngine: engine))
             offsets.append(Self.allocateOffsets())
         }
         for w in measurers.prefix(parts) where w.environment != environment { try! w.setEnvironment(environment) }

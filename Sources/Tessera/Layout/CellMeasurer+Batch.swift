@@ -1,33 +1,74 @@
 /// The texts of a batch of rows, prepared once in the measurer's styles (each split into
 /// its line-break segments with their widths), kept in row order: measuring the same rows
-/// again at another width, in edit mode, or in another width class is then arithmetic over
-/// the kept segments and natural widths, without hashing a text or looking one up in a
-/// cache (pretext's prepare/layout split, per cell).
+/// again at another width, in edit mode, in another width class or at another font scale
+/// is then arithmetic over the kept segments, without hashing a text, looking one up in a
+/// cache or finding its line-break opportunities again (pretext's prepare/layout split,
+/// per cell).
 ///
 /// `CellMeasurer.prepareTexts` makes one for rows; `CellMeasurer.heights(..., texts:)`
 /// measures those same rows with it (the batch keeps no text, only its segments and
-/// length: the rows are read again). Texts are kept for the slots the measurer's program
-/// lays out (texts with more than one line allowed, and texts whose natural width a `fit`
-/// column needs); other texts, texts of another environment's layout and texts in styles
-/// that have changed since (a new font scale or platform) go through the text engine and
+/// length: the rows are read again). `ListEngine.measureAll` keeps one per thread over
+/// the store's rows. Texts are kept for the slots the measurer's program lays out (texts
+/// with more than one line allowed, and texts whose natural width a `fit` column needs);
+/// other texts and texts of another environment's layout go through the text engine and
 /// its caches as without a batch. Either way the heights are the same.
 ///
-/// One thread at a time, like the measurer (natural widths are filled in on first use).
+/// **Styles.** A kept text remembers the style it was measured in. Where the measurer's
+/// style for its slot differs (a new font scale or platform), the text's segments are
+/// measured again in the new style on first use — segment boundaries do not depend on
+/// the style — and segments the primary face measures alone are rescaled rather than
+/// measured: with the built-in shaper and no letter spacing the text engine gives a
+/// segment whose scalars the primary face all maps (or that are default ignorable)
+/// `Float(units × size / unitsPerEm)`, `units` a whole sum of advances and kerning (from
+/// its printable-ASCII tables or `unscaledWidthInThisFace`), so the sum is recovered
+/// exactly from the kept width and scaled to the new size with the same expression. Which
+/// scalars the face maps is read from a bitmap of U+0000...U+07FF per font (Latin,
+/// Greek, Cyrillic and more); other segments are measured through the text engine.
+///
+/// **Line counts.** Each text keeps its last line count with the range of line widths
+/// over which every decision of the greedy fill comes out the same (each "does the next
+/// segment fit" comparison stays on its side), so a text whose available width moved
+/// inside that range is not broken again.
+///
+/// One thread at a time, like the measurer (natural widths, line counts and rescaled
+/// segments are written on use).
 public final class CellTextBatch {
     /// The columns, as plain pointers the batch owns (see `View`).
-    let view: View
+    private(set) var view: View
+    /// The styles the kept texts were measured in (`View.measuredIn` indexes them; the
+    /// view holds a copy as `View.states`).
+    private(set) var styleStates: [StyleState]
+
+    /// A style some kept texts were measured in, and how their widths follow from it.
+    struct StyleState: Equatable {
+        var identity: UInt64
+        var size: Double
+        /// Built-in shaper and no letter spacing: a segment the primary face maps alone
+        /// is `Float(Double(units) * size / unitsPerEm)` wide.
+        var unitsLinear: Bool
+        var primary: ObjectIdentifier
+        var unitsPerEm: Double
+    }
 
     /// Rows the batch was prepared for.
     public var rowCount: Int { view.rowCount }
     var slotsPerRow: Int { view.slotsPerRow }
 
-    init(rowCount: Int, slotsPerRow: Int, styleIdentities: [UInt64], first: [Int32], head: [Int32], style: [Int32], length: [Int32],
-         segmentStart: [Int32], widest: [Float], segments: [PreparedSegment]) {
-        let natural = UnsafeMutableBufferPointer<Int64>.allocate(capacity: Swift.max(head.count, 1))
+    fileprivate init(rowCount: Int, slotsPerRow: Int, styleStates: [StyleState], columns: BatchColumns) {
+        self.styleStates = styleStates
+        let n = columns.head.count
+        let natural = UnsafeMutableBufferPointer<Int64>.allocate(capacity: Swift.max(n, 1))
         natural.initialize(repeating: -1)
-        view = View(rowCount: rowCount, slotsPerRow: slotsPerRow, styleIdentities: Self.buffer(styleIdentities), first: Self.buffer(first),
-                    head: Self.buffer(head), style: Self.buffer(style), length: Self.buffer(length), segmentStart: Self.buffer(segmentStart),
-                    widest: Self.buffer(widest), natural: UnsafeMutableBufferPointer(rebasing: natural[0..<head.count]), segments: Self.buffer(segments))
+        let lines = UnsafeMutableBufferPointer<LineMemo>.allocate(capacity: Swift.max(n, 1))
+        lines.initialize(repeating: LineMemo())
+        let current = UnsafeMutableBufferPointer<UInt16>.allocate(capacity: Swift.max(styleStates.count, 64))
+        current.initialize(repeating: 0)
+        view = View(rowCount: rowCount, slotsPerRow: slotsPerRow, first: Self.buffer(columns.first), head: Self.buffer(columns.head),
+                    style: Self.buffer(columns.style), length: Self.buffer(columns.length), segmentStart: Self.buffer(columns.segmentStart),
+                    widest: Self.mutableBuffer(columns.widest), natural: UnsafeMutableBufferPointer(rebasing: natural[0..<n]),
+                    lines: UnsafeMutableBufferPointer(rebasing: lines[0..<n]), measuredIn: Self.mutableBuffer(columns.measuredIn),
+                    flags: Self.mutableBuffer(columns.flags),
+                    segments: Self.mutableBuffer(columns.segments), current: current, states: Self.buffer(styleStates))
     }
 
     deinit {
@@ -36,20 +77,26 @@ public final class CellTextBatch {
         Self.free(view.style)
         Self.free(view.length)
         Self.free(view.segmentStart)
-        Self.free(view.widest)
-        Self.free(view.segments)
-        Self.free(view.styleIdentities)
+        Self.free(UnsafeBufferPointer(view.widest))
+        Self.free(UnsafeBufferPointer(view.measuredIn))
+        Self.free(UnsafeBufferPointer(view.flags))
+        Self.free(UnsafeBufferPointer(view.segments))
         UnsafeMutableRawPointer(view.natural.baseAddress!).deallocate()
+        UnsafeMutableRawPointer(view.lines.baseAddress!).deallocate()
+        UnsafeMutableRawPointer(view.current.baseAddress!).deallocate()
+        Self.free(view.states)
     }
 
     private static func free<T>(_ buffer: UnsafeBufferPointer<T>) {
         UnsafeMutableRawPointer(mutating: buffer.baseAddress!).deallocate()
     }
 
-    private static func buffer<T>(_ elements: [T]) -> UnsafeBufferPointer<T> {
+    private static func buffer<T>(_ elements: [T]) -> UnsafeBufferPointer<T> { UnsafeBufferPointer(mutableBuffer(elements)) }
+
+    private static func mutableBuffer<T>(_ elements: [T]) -> UnsafeMutableBufferPointer<T> {
         let p = UnsafeMutablePointer<T>.allocate(capacity: Swift.max(elements.count, 1))
         elements.withUnsafeBufferPointer { if let b = $0.baseAddress { p.initialize(from: b, count: $0.count) } }
-        return UnsafeBufferPointer(start: p, count: elements.count)
+        return UnsafeMutableBufferPointer(start: p, count: elements.count)
     }
 
     /// Texts kept.
@@ -57,17 +104,98 @@ public final class CellTextBatch {
 
     /// Bytes held (segments and per-text and per-slot columns).
     public var bytes: Int {
-        view.segments.count * MemoryLayout<PreparedSegment>.stride + view.head.count * (4 * 4 + 4 + 8) + view.segmentStart.count * 4 + view.first.count * 4
+        view.segments.count * MemoryLayout<PreparedSegment>.stride
+            + view.head.count * (4 * 4 + 4 + 8 + 2 + 1 + MemoryLayout<LineMemo>.stride) + view.segmentStart.count * 4 + view.first.count * 4
     }
 
-    /// Whether the texts were prepared in the measurer's current styles (false after a
-    /// font scale or platform change: measuring with the batch then goes through the text
-    /// engine's caches for every text).
+    /// Whether every kept text is measured in the measurer's current styles (false after a
+    /// font scale or platform change until the texts are measured again: each is then
+    /// brought to the new style on first use).
     public func isCurrent(for measurer: CellMeasurer) -> Bool {
-        let identities = measurer.program.styleIdentities
-        guard identities.count == view.styleIdentities.count else { return false }
-        for i in 0..<identities.count where identities[i] != view.styleIdentities[i] { return false }
+        let p = measurer.program
+        for t in 0..<view.head.count {
+            let s = Int(view.style[t])
+            guard s < p.styleIdentities.count, styleStates[Int(view.measuredIn[t])].identity == p.styleIdentities[s] else { return false }
+        }
         return true
+    }
+
+    /// Points `view.current` at the states of `p`'s styles (adding states for new ones), so
+    /// each kept text can tell with one comparison whether it is in its current style. The
+    /// state table is bounded: when it would pass `UInt16` every kept text is brought to
+    /// the current styles first (`adopt` is then called again by the measurer).
+    func adopt(_ p: CellProgram, _ engine: TextLayoutEngine) -> Bool {
+        guard p.styles.count <= view.current.count else { return false }
+        if styleStates.count + p.styles.count > Int(UInt16.max) { compactStates() }
+        let before = styleStates.count
+        for s in 0..<p.styles.count {
+            let state = Self.state(p.styles[s], engine)
+            if let i = styleStates.firstIndex(of: state) {
+                view.current[s] = UInt16(i)
+            } else {
+                guard styleStates.count < Int(UInt16.max) else { return false }
+                view.current[s] = UInt16(styleStates.count)
+                styleStates.append(state)
+            }
+        }
+        if styleStates.count != before {
+            Self.free(view.states)
+            view.states = Self.buffer(styleStates)
+        }
+        return true
+    }
+
+    /// Drops the style states no kept text is measured in (each environment with a new
+    /// font scale or platform adds states; this bounds the table by what is in use).
+    private func compactStates() {
+        var used = [Bool](repeating: false, count: styleStates.count)
+        for t in 0..<view.measuredIn.count { used[Int(view.measuredIn[t])] = true }
+        var remap = [UInt16](repeating: 0, count: styleStates.count)
+        var kept: [StyleState] = []
+        for i in 0..<styleStates.count where used[i] {
+            remap[i] = UInt16(kept.count)
+            kept.append(styleStates[i])
+        }
+        for t in 0..<view.measuredIn.count { view.measuredIn[t] = remap[Int(view.measuredIn[t])] }
+        styleStates = kept
+        Self.free(view.states)
+        view.states = Self.buffer(styleStates)
+    }
+
+    static func state(_ style: TextStyle, _ engine: TextLayoutEngine) -> StyleState {
+        let primary = style.fontChain.fonts[0]
+        return StyleState(identity: style.identity, size: style.size,
+                          unitsLinear: engine.usesBuiltInShaper && style.letterSpacing == 0,
+                          primary: ObjectIdentifier(primary), unitsPerEm: Double(primary.unitsPerEm))
+    }
+
+    /// A kept text's last line count and the line widths over which it holds: for a limit
+    /// `L` (width plus the engine's tolerance) with `low <= L < high` the greedy fill makes
+    /// every decision as it did. `count` is the unlimited count, or with `partial` a lower
+    /// bound (the fill stopped once the line limit was passed). `high <= low` (the initial
+    /// value) means nothing is known.
+    ///
+    /// The bounds are kept in single precision, rounded inwards (low up, high down), so the
+    /// range kept is never wider than the true one; 12 bytes per text.
+    struct LineMemo {
+        var low: Float = 1
+        var high: Float = 0
+        var count: Int16 = 0
+        var partial = false
+
+        init() {}
+
+        /// `nil`-free: a count beyond `Int16` keeps nothing (the empty range).
+        init(low: Double, high: Double, count: Int, partial: Bool) {
+            guard count <= Int(Int16.max) else { return }
+            var l = Float(low), h = Float(high)
+            if Double(l) < low { l = l.nextUp }
+            if Double(h) > high { h = h.nextDown }
+            self.low = l
+            self.high = h
+            self.count = Int16(count)
+            self.partial = partial
+        }
     }
 
     /// The batch's columns as plain pointers (valid while the batch lives), so the
@@ -75,26 +203,35 @@ public final class CellTextBatch {
     struct View {
         let rowCount: Int
         let slotsPerRow: Int
-        let styleIdentities: UnsafeBufferPointer<UInt64>
         let first: UnsafeBufferPointer<Int32>
         let head: UnsafeBufferPointer<Int32>
         let style: UnsafeBufferPointer<Int32>
         let length: UnsafeBufferPointer<Int32>
         let segmentStart: UnsafeBufferPointer<Int32>
-        let widest: UnsafeBufferPointer<Float>
+        let widest: UnsafeMutableBufferPointer<Float>
         let natural: UnsafeMutableBufferPointer<Int64>
-        let segments: UnsafeBufferPointer<PreparedSegment>
+        let lines: UnsafeMutableBufferPointer<LineMemo>
+        /// Per text: the index of the style state its segments are measured in.
+        let measuredIn: UnsafeMutableBufferPointer<UInt16>
+        /// Per text: `mappedAlone` (every scalar mapped by the primary face it was prepared
+        /// in, so its segments scale with the size in that face).
+        let flags: UnsafeMutableBufferPointer<UInt8>
+        static let mappedAlone: UInt8 = 1
+        let segments: UnsafeMutableBufferPointer<PreparedSegment>
+        /// Per style of the program in use: its state's index (`adopt`).
+        let current: UnsafeMutableBufferPointer<UInt16>
+        /// The style states (`CellTextBatch.styleStates`).
+        var states: UnsafeBufferPointer<CellTextBatch.StyleState>
 
         /// The kept text for item `item` of value `value` of row `row`, when it was
-        /// prepared in `styleIndex`'s current identity and has `count` bytes; -1 otherwise.
+        /// prepared for `styleIndex` and has `count` bytes; -1 otherwise.
         @inline(__always)
-        func text(row: Int, value: Int32, item: Int, styleIndex: Int32, identity: UInt64, count: Int) -> Int {
+        func text(row: Int, value: Int32, item: Int, styleIndex: Int32, count: Int) -> Int {
             guard value >= 0, row < rowCount, Int(value) < slotsPerRow else { return -1 }
             let f = first[row &* slotsPerRow &+ Int(value)]
             guard f >= 0 else { return -1 }
             let t = Int(f) &+ item
-            guard t < head.count, head[t] == f, style[t] == styleIndex, Int(length[t]) == count,
-                  styleIdentities[Int(styleIndex)] == identity else { return -1 }
+            guard t < head.count, head[t] == f, style[t] == styleIndex, Int(length[t]) == count else { return -1 }
             return t
         }
 
@@ -104,22 +241,41 @@ public final class CellTextBatch {
             return PreparedTextView(segments: UnsafeBufferPointer(rebasing: segments[lo..<hi]), widest: widest[t])
         }
     }
-
 }
 
-extension CellMeasurer {
-    /// Prepares the texts of valid rows (laid out as `heights(kinds:utf8:offsets:slotsPerRow:into:)`
-    /// takes them) for measuring them again quickly: see `CellTextBatch`.
-    /// - Parameter rowsAreValidUTF8: the caller has checked every slot (the row store does
-    ///   on insert); otherwise each row is checked and the texts of a row that is not valid
-    ///   UTF-8 are not kept.
-    /// - Throws: `columnLengthMismatch` when `offsets` does not hold `kinds.count *
-    ///   slotsPerRow + 1` entries.
-    public func prepareTexts(kinds: UnsafeBufferPointer<UInt16>, utf8: UnsafeRawBufferPointer, offsets: UnsafeBufferPointer<Int>, slotsPerRow: Int,
-                             rowsAreValidUTF8: Bool = false) throws(TesseraError) -> CellTextBatch {
-        let expected = kinds.count * Swift.max(slotsPerRow, 0) + 1
-        guard slotsPerRow >= 0, offsets.count == expected else { throw .columnLengthMismatch(column: "offsets", expected: expected, actual: offsets.count) }
-        let p = program
+/// The growing columns of a batch being prepared.
+fileprivate struct BatchColumns {
+    var first: [Int32] = []
+    var head: [Int32] = [], style: [Int32] = [], length: [Int32] = [], segmentStart: [Int32] = [], widest: [Float] = []
+    var measuredIn: [UInt16] = []
+    var flags: [UInt8] = []
+    var segments: [PreparedSegment] = []
+}
+
+/// Prepares a `CellTextBatch` row by row (for rows in columns, or a list engine's rows
+/// walked through its store).
+struct CellTextBatchBuilder {
+    private let measurer: CellMeasurer
+    private let program: CellProgram
+    /// Per program slot: whether its texts are kept.
+    private let keeps: [Bool]
+    private let slotsPerRow: Int
+    private let rowCount: Int
+    private let trusted: Bool
+    private var columns = BatchColumns()
+    private var states: [CellTextBatch.StyleState]
+    /// Per style: the primary face's coverage when its segments scale with the size.
+    private let coverages: [FaceCoverage?]
+    private var full = false
+
+    /// - Parameter rowsAreValidUTF8: every row passed is valid UTF-8 (checked by the caller).
+    init(_ measurer: CellMeasurer, rowCount: Int, slotsPerRow: Int, rowsAreValidUTF8: Bool) {
+        self.measurer = measurer
+        let p = measurer.program
+        program = p
+        self.rowCount = rowCount
+        self.slotsPerRow = slotsPerRow
+        trusted = rowsAreValidUTF8
         // Which slots of each kind keep their texts: those the program lays out with more
         // than one line allowed, and those whose natural width a column needs.
         var keeps = [Bool](repeating: false, count: p.slots.count)
@@ -140,54 +296,94 @@ extension CellMeasurer {
                 }
             }
         }
-        var first = [Int32](repeating: -1, count: kinds.count * slotsPerRow)
-        var head: [Int32] = [], style: [Int32] = [], length: [Int32] = [], segmentStart: [Int32] = [], widest: [Float] = []
-        var segments: [PreparedSegment] = []
+        self.keeps = keeps
+        let states = (0..<p.styles.count).map { CellTextBatch.state(p.styles[$0], measurer.textEngine) }
+        self.states = states
+        coverages = (0..<p.styles.count).map { states[$0].unitsLinear ? measurer.primaryCoverage(p.styles[$0].fontChain.fonts[0]) : nil }
+        columns.first = [Int32](repeating: -1, count: rowCount * slotsPerRow)
         // Room for a typical list (about two kept texts of eight segments per row), so the
         // columns rarely grow by copying.
-        head.reserveCapacity(2 * kinds.count)
-        style.reserveCapacity(2 * kinds.count)
-        length.reserveCapacity(2 * kinds.count)
-        segmentStart.reserveCapacity(2 * kinds.count + 1)
-        widest.reserveCapacity(2 * kinds.count)
-        segments.reserveCapacity(16 * kinds.count)
-        for r in 0..<kinds.count {
-            let k = profile.kindIndex(kinds[r])
-            guard k >= 0 else { continue }
-            let kp = p.kinds[k]
-            let row = RowValues(utf8: utf8, offsets: UnsafeBufferPointer(rebasing: offsets[r * slotsPerRow...(r + 1) * slotsPerRow]))
-            guard rowsAreValidUTF8 || row.isValidUTF8 else { continue }
-            for v in 0..<Swift.min(Int(kp.valueCount), slotsPerRow) {
-                let s = Int(kp.slotStart) + Int(p.valueSlots[Int(kp.valueStart) + v])
-                guard keeps[s] else { continue }
-                let sp = p.slots[s]
-                let range = row.range(v)
-                guard !range.isEmpty, range.count <= Int(Int32.max) else { continue }
-                let f = Int32(head.count)
-                func keep(_ r: Range<Int>) {
-                    head.append(f)
-                    style.append(sp.style)
-                    length.append(Int32(r.count))
-                    segmentStart.append(Int32(segments.count))
-                    widest.append(textEngine.prepare(row.bytes(r), p.styles[Int(sp.style)]))
-                    segments.append(contentsOf: textEngine.caches.pointee.segments.buffer)
+        columns.head.reserveCapacity(2 * rowCount)
+        columns.style.reserveCapacity(2 * rowCount)
+        columns.length.reserveCapacity(2 * rowCount)
+        columns.segmentStart.reserveCapacity(2 * rowCount + 1)
+        columns.widest.reserveCapacity(2 * rowCount)
+        columns.measuredIn.reserveCapacity(2 * rowCount)
+        columns.flags.reserveCapacity(2 * rowCount)
+        columns.segments.reserveCapacity(16 * rowCount)
+    }
+
+    /// Keeps the texts of row `r` (of `kind`, with values `row`).
+    mutating func add(row r: Int, kind: UInt16, _ row: RowValues) {
+        guard !full, r < rowCount else { return }
+        let p = program, engine = measurer.textEngine
+        let k = measurer.profile.kindIndex(kind)
+        guard k >= 0 else { return }
+        let kp = p.kinds[k]
+        guard trusted || row.isValidUTF8 else { return }
+        for v in 0..<Swift.min(Int(kp.valueCount), slotsPerRow) {
+            let s = Int(kp.slotStart) + Int(p.valueSlots[Int(kp.valueStart) + v])
+            guard keeps[s] else { continue }
+            let sp = p.slots[s]
+            let range = row.range(v)
+            guard !range.isEmpty, range.count <= Int(Int32.max) else { continue }
+            let f = Int32(columns.head.count)
+            func keep(_ r: Range<Int>) {
+                columns.head.append(f)
+                columns.style.append(sp.style)
+                columns.length.append(Int32(r.count))
+                columns.segmentStart.append(Int32(columns.segments.count))
+                columns.measuredIn.append(UInt16(sp.style))
+                let text = row.bytes(r)
+                let widest = engine.prepare(text, p.styles[Int(sp.style)])
+                columns.widest.append(widest)
+                columns.segments.append(contentsOf: engine.caches.pointee.segments.buffer)
+                var flags: UInt8 = 0
+                if let coverage = coverages[Int(sp.style)], let b = text.baseAddress,
+                   coverage.mapsAll(b.assumingMemoryBound(to: UInt8.self), text.count, p.styles[Int(sp.style)].fontChain.fonts[0]) {
+                    flags |= CellTextBatch.View.mappedAlone
                 }
-                if sp.type == .textList {
-                    var from = range.lowerBound
-                    while let item = Self.nextItem(row.utf8, from: from, end: range.upperBound) {
-                        keep(item)
-                        from = item.upperBound + 1
-                    }
-                } else {
-                    keep(range)
-                }
-                if Int(f) < head.count { first[r * slotsPerRow + v] = f }
+                columns.flags.append(flags)
             }
-            guard segments.count < Int(Int32.max) - (1 << 20) else { break }
+            if sp.type == .textList {
+                var from = range.lowerBound
+                while let item = CellMeasurer.nextItem(row.utf8, from: from, end: range.upperBound) {
+                    keep(item)
+                    from = item.upperBound + 1
+                }
+            } else {
+                keep(range)
+            }
+            if Int(f) < columns.head.count { columns.first[r * slotsPerRow + v] = f }
         }
-        segmentStart.append(Int32(segments.count))
-        return CellTextBatch(rowCount: kinds.count, slotsPerRow: slotsPerRow, styleIdentities: Array(p.styleIdentities), first: first,
-                             head: head, style: style, length: length, segmentStart: segmentStart, widest: widest, segments: segments)
+        // Segment offsets are 32-bit: stop keeping texts well before they would overflow.
+        if columns.segments.count >= Int(Int32.max) - (1 << 20) { full = true }
+    }
+
+    /// The batch (the builder is spent).
+    consuming func finish() -> CellTextBatch {
+        columns.segmentStart.append(Int32(columns.segments.count))
+        return CellTextBatch(rowCount: rowCount, slotsPerRow: slotsPerRow, styleStates: states, columns: columns)
+    }
+}
+
+extension CellMeasurer {
+    /// Prepares the texts of valid rows (laid out as `heights(kinds:utf8:offsets:slotsPerRow:into:)`
+    /// takes them) for measuring them again quickly: see `CellTextBatch`.
+    /// - Parameter rowsAreValidUTF8: the caller has checked every slot (the row store does
+    ///   on insert); otherwise each row is checked and the texts of a row that is not valid
+    ///   UTF-8 are not kept.
+    /// - Throws: `columnLengthMismatch` when `offsets` does not hold `kinds.count *
+    ///   slotsPerRow + 1` entries.
+    public func prepareTexts(kinds: UnsafeBufferPointer<UInt16>, utf8: UnsafeRawBufferPointer, offsets: UnsafeBufferPointer<Int>, slotsPerRow: Int,
+                             rowsAreValidUTF8: Bool = false) throws(TesseraError) -> CellTextBatch {
+        let expected = kinds.count * Swift.max(slotsPerRow, 0) + 1
+        guard slotsPerRow >= 0, offsets.count == expected else { throw .columnLengthMismatch(column: "offsets", expected: expected, actual: offsets.count) }
+        var builder = CellTextBatchBuilder(self, rowCount: kinds.count, slotsPerRow: slotsPerRow, rowsAreValidUTF8: rowsAreValidUTF8)
+        for r in 0..<kinds.count {
+            builder.add(row: r, kind: kinds[r], RowValues(utf8: utf8, offsets: UnsafeBufferPointer(rebasing: offsets[r * slotsPerRow...(r + 1) * slotsPerRow])))
+        }
+        return builder.finish()
     }
 
     /// `heights(kinds:utf8:offsets:slotsPerRow:into:)` of the rows `texts` was prepared
@@ -200,49 +396,284 @@ extension CellMeasurer {
                         onlyChangedKinds: Bool = false) throws(TesseraError) {
         guard texts.rowCount == kinds.count else { throw .columnLengthMismatch(column: "texts", expected: kinds.count, actual: texts.rowCount) }
         guard texts.slotsPerRow == slotsPerRow else { throw .columnLengthMismatch(column: "texts.slotsPerRow", expected: slotsPerRow, actual: texts.slotsPerRow) }
-        scratch.pointee.batch = texts.view
-        defer {
-            scratch.pointee.batch = nil
-            scratch.pointee.batchRow = 0
-        }
+        use(texts)
+        defer { use(nil) }
         try withExtendedLifetime(texts) { () throws(TesseraError) in
             try heights(kinds: kinds, utf8: utf8, offsets: offsets, slotsPerRow: slotsPerRow, into: results, rowsAreValidUTF8: rowsAreValidUTF8,
                         onlyChangedKinds: onlyChangedKinds)
         }
     }
 
-    /// The kept text of the row being measured for this item, or -1 (no batch, not kept,
-    /// or prepared in another style).
+    /// Measures with `texts` (rows are then numbered as in the batch, `scratch.batchRow`)
+    /// until called with nil. The caller keeps the batch alive meanwhile.
+    func use(_ texts: CellTextBatch?) {
+        scratch.pointee.batchRow = 0
+        guard let texts else {
+            scratch.pointee.batch = nil
+            return
+        }
+        // Without room for the program's style states (65,535 in use at once) the batch
+        // is not used: measuring goes through the text engine, with the same heights.
+        scratch.pointee.batch = texts.adopt(program, textEngine) ? texts.view : nil
+    }
+
+    /// The kept text of the row being measured for this item, in the current style, or nil
+    /// (no batch or not kept).
     @inline(__always)
     func batchText(_ bytes: UnsafeRawBufferPointer, _ p: CellProgram, style: Int32, value: Int32, item: Int) -> (CellTextBatch.View, Int)? {
         guard let batch = scratch.pointee.batch else { return nil }
-        let t = batch.text(row: scratch.pointee.batchRow, value: value, item: item, styleIndex: style,
-                           identity: p.styleIdentities[Int(style)], count: bytes.count)
-        return t >= 0 ? (batch, t) : nil
+        let t = batch.text(row: scratch.pointee.batchRow, value: value, item: item, styleIndex: style, count: bytes.count)
+        guard t >= 0 else { return nil }
+        let now = batch.current[Int(style)]
+        if batch.measuredIn[t] != now { restyle(batch, t, bytes, p.styles[Int(style)], to: now) }
+        return (batch, t)
+    }
+
+    /// Measures kept text `t` again in `style` (state `state`): the segment boundaries are
+    /// kept, segments the primary face measures alone are rescaled (see `CellTextBatch`),
+    /// others measured through the text engine as `prepare` measures them.
+    func restyle(_ batch: CellTextBatch.View, _ t: Int, _ bytes: UnsafeRawBufferPointer, _ style: TextStyle, to state: UInt16) {
+        let from = batch.states[Int(batch.measuredIn[t])], to = batch.states[Int(state)]
+        let lo = Int(batch.segmentStart[t]), hi = Int(batch.segmentStart[t + 1])
+        let primary = style.fontChain.fonts[0]
+        let samePrimary = from.unitsLinear && to.unitsLinear && from.primary == to.primary
+        // Texts all mapped by this face (checked when prepared) need no check per segment.
+        let alone = samePrimary && batch.flags[t] & CellTextBatch.View.mappedAlone != 0
+        let coverage: FaceCoverage? = samePrimary && !alone ? primaryCoverage(primary) : nil
+        let b = bytes.baseAddress.unsafelyUnwrapped.assumingMemoryBound(to: UInt8.self)
+        var start = 0
+        var widest: Float = 0
+        for i in lo..<hi {
+            let end = batch.segments[i].end
+            var scaled = false
+            if alone || coverage?.mapsAll(b + start, end - start, primary) == true {
+                // Below 2^22 units consecutive unit sums are more than two Float steps
+                // apart, so rounding recovers the sum exactly; checked against the kept width.
+                let w = batch.segments[i].width, ws = batch.segments[i].whitespaceWidth
+                let u = Double(w) * from.unitsPerEm / from.size, us = Double(ws) * from.unitsPerEm / from.size
+                if u < 4_194_304, us < 4_194_304 {
+                    // Round to the nearest whole number: adding 1.5 × 2^52 leaves no fraction bits.
+                    let units = (u + 0x1.8p52) - 0x1.8p52, spaceUnits = (us + 0x1.8p52) - 0x1.8p52
+                    if Float(units * from.size / from.unitsPerEm) == w, Float(spaceUnits * from.size / from.unitsPerEm) == ws {
+                        batch.segments[i].width = Float(units * to.size / to.unitsPerEm)
+                        batch.segments[i].whitespaceWidth = Float(spaceUnits * to.size / to.unitsPerEm)
+                        scaled = true
+                    }
+                }
+            }
+            if !scaled {
+                let m = textEngine.measureSegment(UnsafeRawPointer(b + start), end - start, style)
+                batch.segments[i].width = Float(m.width)
+                batch.segments[i].whitespaceWidth = Float(m.whitespaceWidth)
+            }
+            widest = Swift.max(widest, batch.segments[i].width)
+            start = end
+        }
+        batch.widest[t] = widest
+        batch.natural[t] = -1
+        batch.lines[t] = CellTextBatch.LineMemo()
+        batch.measuredIn[t] = state
+        // The mapping flag holds for the face it was checked against.
+        if !samePrimary { batch.flags[t] = 0 }
+    }
+
+    /// The face's bitmap of the BMP: bit set where it maps the scalar or the scalar is
+    /// default ignorable (what `Font.unscaledWidthInThisFace` requires), filled 64 scalars
+    /// at a time on first use. Kept per face (up to 8) in the measurer's scratch.
+    @inline(__always)
+    func primaryCoverage(_ font: Font) -> FaceCoverage {
+        let id = ObjectIdentifier(font)
+        let table = scratch.pointee.coverage
+        for i in 0..<scratch.pointee.coverageCount where table[i].font == id { return table[i] }
+        let entry = FaceCoverage(font: id, bits: .allocate(capacity: FaceCoverage.words))
+        entry.bits.initialize(repeating: 0, count: FaceCoverage.words)
+        entry.prepareASCII(font)
+        let slot = scratch.pointee.coverageCount < 8 ? scratch.pointee.coverageCount : Int(scratch.pointee.coverageNext % 8)
+        if scratch.pointee.coverageCount < 8 {
+            scratch.pointee.coverageCount += 1
+        } else {
+            table[slot].bits.deallocate()
+        }
+        scratch.pointee.coverageNext &+= 1
+        table[slot] = entry
+        coverageFonts.append(font)
+        if coverageFonts.count > 64 { coverageFonts.removeFirst(32) }
+        return entry
     }
 
     /// Line count of kept text `t` at `width` points with at most `maxLines` lines (0: no
-    /// limit): the engine's line breaking over its segments. Lines are filled greedily, so
-    /// the first `maxLines` lines do not depend on the limit and the count is the unlimited
-    /// count capped at the limit; breaking without the limit skips fitting the ellipsis
-    /// into the last line, which only that line's content (not the count) depends on.
+    /// limit). Lines are filled greedily, so the first `maxLines` lines do not depend on
+    /// the limit and the count is the unlimited count capped at the limit (the ellipsis
+    /// fitted into a truncated last line changes that line, not the count). The count is
+    /// reused while the width stays inside the range its decisions hold for (`LineMemo`).
     @inline(__always)
-    func batchLines(_ batch: CellTextBatch.View, _ t: Int, _ bytes: UnsafeRawBufferPointer, _ style: TextStyle, width: Double, maxLines: Int) -> Int {
-        _ = textEngine.breakLines(batch.view(t), bytes, style, width: width, maxLines: 0)
+    func batchLines(_ batch: CellTextBatch.View, _ t: Int, _ bytes: UnsafeRawBufferPointer, _ p: CellProgram, style: Int32, width: Double, maxLines: Int) -> Int {
+        let limit = width + TextLayoutEngine.widthTolerance
+        let memo = batch.lines[t]
+        if limit >= Double(memo.low) && limit < Double(memo.high) && (!memo.partial || (maxLines > 0 && maxLines < Int(memo.count))) {
+            return maxLines > 0 ? Swift.min(Int(memo.count), maxLines) : Int(memo.count)
+        }
+        let view = batch.view(t)
+        if view.widestSegment <= limit {
+            let (memo, count) = Self.countLines(view.segments, limit: limit, stopAfter: maxLines)
+            batch.lines[t] = memo
+            return maxLines > 0 ? Swift.min(count, maxLines) : count
+        }
+        // A segment wider than the line: the engine's emergency breaks at grapheme clusters.
+        batch.lines[t] = CellTextBatch.LineMemo()
+        _ = textEngine.breakLines(view, bytes, p.styles[Int(style)], width: width, maxLines: 0)
         let count = textEngine.caches.pointee.lines.count
         return maxLines > 0 ? Swift.min(count, maxLines) : count
     }
 
-    /// The natural width of kept text `t` in units (computed once).
+    /// The greedy fill of `TextLayoutEngine.breakLines` for segments that all fit `limit`,
+    /// counting lines only, with the range of limits over which every comparison it makes
+    /// comes out the same: a segment that fit needs `limit >= line so far + space + it`, one
+    /// that did not needs `limit <` that sum, and no emergency break needs `limit >=` the
+    /// widest segment. Stops once the count passes `stopAfter` (0: never).
     @inline(__always)
-    func batchNatural(_ batch: CellTextBatch.View, _ t: Int, _ bytes: UnsafeRawBufferPointer, _ style: TextStyle) -> Int64 {
+    static func countLines(_ segments: UnsafeBufferPointer<PreparedSegment>, limit: Double, stopAfter: Int) -> (CellTextBatch.LineMemo, count: Int) {
+        let stop = stopAfter > 0 ? stopAfter : Int.max
+        var count = 0
+        var lineWidth = 0.0, pendingSpace = 0.0
+        var hasContent = false
+        var low = 0.0, high = Double.infinity
+        var partial = false
+        for i in 0..<segments.count {
+            let seg = segments[i]
+            let w = Double(seg.width)
+            low = Swift.max(low, w)
+            if hasContent {
+                let sum = lineWidth + pendingSpace + w
+                if sum > limit {
+                    high = Swift.min(high, sum)
+                    count += 1
+                    if count > stop { partial = true; break }
+                    lineWidth = w
+                } else {
+                    low = Swift.max(low, sum)
+                    // As the engine adds: the space and the segment first.
+                    lineWidth += pendingSpace + w
+                }
+            } else {
+                lineWidth += pendingSpace + w
+            }
+            pendingSpace = Double(seg.whitespaceWidth)
+            hasContent = true
+            if seg.isMandatory {
+                count += 1
+                if count > stop { partial = true; break }
+                lineWidth = 0
+                pendingSpace = 0
+                hasContent = false
+            }
+        }
+        if !partial && (hasContent || count == 0 || segments.last?.isMandatory == true) { count += 1 }
+        return (CellTextBatch.LineMemo(low: low, high: high, count: count, partial: partial), count)
+    }
+
+    /// The natural width of kept text `t` in units (computed once per style): its widest
+    /// line when only mandatory breaks end lines, summed as the engine's line fill sums.
+    @inline(__always)
+    func batchNatural(_ batch: CellTextBatch.View, _ t: Int, _ bytes: UnsafeRawBufferPointer, _ p: CellProgram, style: Int32) -> Int64 {
         let known = batch.natural[t]
         if known >= 0 { return known }
-        _ = textEngine.breakLines(batch.view(t), bytes, style, width: Self.naturalLayoutWidth, maxLines: 0)
+        let view = batch.view(t)
+        let limit = Self.naturalLayoutWidth + TextLayoutEngine.widthTolerance
         var widest = 0.0
-        for line in textEngine.caches.pointee.lines.buffer { widest = Swift.max(widest, line.width) }
+        var lineWidth = 0.0, pendingSpace = 0.0
+        var hasContent = false
+        var fits = view.widestSegment <= limit
+        for seg in view.segments where fits {
+            let w = Double(seg.width)
+            if hasContent {
+                // A line as wide as the natural layout width would break: let the engine do it.
+                if lineWidth + pendingSpace + w > limit { fits = false }
+                lineWidth += pendingSpace + w
+            } else {
+                lineWidth += pendingSpace + w
+            }
+            pendingSpace = Double(seg.whitespaceWidth)
+            hasContent = true
+            if seg.isMandatory {
+                widest = Swift.max(widest, lineWidth)
+                lineWidth = 0
+                pendingSpace = 0
+                hasContent = false
+            }
+        }
+        widest = Swift.max(widest, lineWidth)
+        if !fits {
+            _ = textEngine.breakLines(view, bytes, p.styles[Int(style)], width: Self.naturalLayoutWidth, maxLines: 0)
+            widest = 0
+            for line in textEngine.caches.pointee.lines.buffer { widest = Swift.max(widest, line.width) }
+        }
         let units = Swift.max(LayoutUnit.unitsUp(widest), 0)
         batch.natural[t] = units
         return units
+    }
+}
+
+/// Which BMP scalars a face maps by itself (or are default ignorable), as a bitmap filled
+/// in blocks of 64 scalars on first use: 1,024 words of bits, then 16 words marking the
+/// blocks filled, then one word that is 1 when the face maps all printable ASCII.
+struct FaceCoverage {
+    let font: ObjectIdentifier
+    let bits: UnsafeMutablePointer<UInt64>
+    static let words = 1024 + 16 + 1
+
+    /// Fills the ASCII blocks and the printable-ASCII word.
+    func prepareASCII(_ face: Font) {
+        fill(0, face)
+        fill(1, face)
+        let printable = bits[0] >> 32 == 0xFFFF_FFFF && bits[1] | (1 << 63) == UInt64.max
+        bits[1040] = printable ? 1 : 0
+    }
+
+    /// Whether every scalar of `n` bytes of valid UTF-8 is in the BMP and mapped by the
+    /// face `face` (the face this bitmap is of) or default ignorable.
+    @inline(__always)
+    func mapsAll(_ p: UnsafePointer<UInt8>, _ n: Int, _ face: Font) -> Bool {
+        var i = 0
+        if bits[1040] != 0 {
+            // Printable ASCII eight bytes at a time: no byte >= 0x80, none below 0x20 (the
+            // subtraction borrows into the high bit), none 0x7F.
+            let high: UInt64 = 0x8080_8080_8080_8080, ones: UInt64 = 0x0101_0101_0101_0101
+            while i + 8 <= n {
+                let w = UnsafeRawPointer(p + i).loadUnaligned(as: UInt64.self)
+                let x = w ^ (0x7F &* ones)
+                if (w & high) != 0 || ((w &- 0x20 &* ones) & ~w & high) != 0 || ((x &- ones) & ~x & high) != 0 { break }
+                i += 8
+            }
+        }
+        while i < n {
+            let b0 = UInt32(p[i])
+            var v = b0
+            if b0 < 0x80 {
+                i += 1
+            } else if b0 < 0xE0 {
+                v = (b0 & 0x1F) << 6 | (UInt32(p[i + 1]) & 0x3F)
+                i += 2
+            } else if b0 < 0xF0 {
+                v = (b0 & 0x0F) << 12 | (UInt32(p[i + 1]) & 0x3F) << 6 | (UInt32(p[i + 2]) & 0x3F)
+                i += 3
+            } else {
+                return false
+            }
+            let block = Int(v >> 6)
+            if bits[1024 + block >> 6] & (1 << UInt64(block & 63)) == 0 { fill(block, face) }
+            if bits[block] & (1 << UInt64(v & 63)) == 0 { return false }
+        }
+        return true
+    }
+
+    func fill(_ block: Int, _ face: Font) {
+        var word: UInt64 = 0
+        for k in 0..<64 {
+            let v = UInt32(block << 6 | k)
+            if (v < 0xD800 || v > 0xDFFF) && (isDefaultIgnorable(v) || face.characterMap.glyph(v) != 0) { word |= 1 << UInt64(k) }
+        }
+        bits[block] = word
+        bits[1024 + block >> 6] |= 1 << UInt64(block & 63)
     }
 }

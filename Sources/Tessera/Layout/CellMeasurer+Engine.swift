@@ -5,6 +5,30 @@ extension CellMeasurer {
     @inline(__always)
     func engineHeightUnits(kind: UInt16, _ row: RowValues) -> Int64 { heightUnits(kind: kind, row) }
 
+    /// Starts a bulk measurement of stored rows (valid UTF-8: the store checks on insert)
+    /// with `texts` (nil: none); `engineEnd` ends it.
+    func engineBegin(_ texts: CellTextBatch?) {
+        scratch.pointee.trustsRows = true
+        use(texts)
+    }
+
+    func engineEnd() {
+        scratch.pointee.trustsRows = false
+        use(nil)
+    }
+
+    /// `engineHeightUnits` for the row that is row `batchRow` of the batch in use.
+    @inline(__always)
+    func engineHeightUnits(kind: UInt16, _ row: RowValues, batchRow: Int) -> Int64 {
+        scratch.pointee.batchRow = batchRow
+        return heightUnits(kind: kind, row)
+    }
+
+    /// A builder of a batch of `rowCount` stored rows (`slotsPerRow` value slots each).
+    func engineBatchBuilder(rowCount: Int, slotsPerRow: Int) -> CellTextBatchBuilder {
+        CellTextBatchBuilder(self, rowCount: rowCount, slotsPerRow: slotsPerRow, rowsAreValidUTF8: true)
+    }
+
     /// The width a row is laid out at, in 1/64 pt (content width, or a grid item's width).
     func engineCellWidthUnits(kind: UInt16, _ row: RowValues) -> Int64 {
         let k = profile.kindIndex(kind)

@@ -110,7 +110,7 @@ extension CellMeasurer {
         if let log = textLog { return log.height(self, bytes, p, style: style, width: width, maxLines: maxLines, slot: slot) }
         if maxLines == 1 { return p.lineHeights[Int(style)] }
         if maxLines >= 0, rowIsValidUTF8, let (batch, t) = batchText(bytes, p, style: style, value: value, item: item) {
-            let lines = batchLines(batch, t, bytes, p.styles[Int(style)], width: LayoutUnit.points(Swift.max(width, 1)), maxLines: Int(maxLines))
+            let lines = batchLines(batch, t, bytes, p, style: style, width: LayoutUnit.points(Swift.max(width, 1)), maxLines: Int(maxLines))
             return Int64(lines) * p.lineHeights[Int(style)]
         }
         return Int64(textMeasure(bytes, p, style: style, width: width, maxLines: maxLines)?.lineCount ?? 1) * p.lineHeights[Int(style)]
@@ -121,7 +121,7 @@ extension CellMeasurer {
     func textNatural(_ bytes: UnsafeRawBufferPointer, _ p: CellProgram, style: Int32, slot: Int, value: Int32, item: Int = 0) -> Int64 {
         if let log = textLog { return log.natural(self, bytes, p, style: style, slot: slot) }
         if rowIsValidUTF8, let (batch, t) = batchText(bytes, p, style: style, value: value, item: item) {
-            return batchNatural(batch, t, bytes, p.styles[Int(style)])
+            return batchNatural(batch, t, bytes, p, style: style)
         }
         guard let m = textLayout(bytes, p.styles[Int(style)], width: Self.naturalLayoutWidth, maxLines: 0, includeLines: false) else { return 0 }
         return Swift.max(LayoutUnit.unitsUp(m.width), 0)

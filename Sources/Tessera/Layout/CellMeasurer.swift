@@ -42,6 +42,11 @@ public final class CellMeasurer {
         /// row's position in them.
         var batch: CellTextBatch.View? = nil
         var batchRow = 0
+        /// Coverage bitmaps of primary faces for restyling kept texts (up to 8, replaced
+        /// round-robin).
+        var coverage = UnsafeMutablePointer<FaceCoverage>.allocate(capacity: 8)
+        var coverageCount = 0
+        var coverageNext: UInt = 0
     }
 
     var slotState: UnsafeMutablePointer<SlotState> { @inline(__always) get { scratch.pointee.slotState } }
@@ -66,6 +71,10 @@ public final class CellMeasurer {
     /// Styles built for recent (platform, font scale) pairs, so switching back reuses their
     /// identities and with them the text caches' entries.
     private var styleCache: [(platform: LayoutEnvironment.Platform, scale: Double, styles: [TextStyle])] = []
+
+    /// The faces of the coverage bitmaps in the scratch (kept so their identifiers stay
+    /// their own).
+    var coverageFonts: [Font] = []
 
     /// The width used to measure a text's natural (single-line) width.
     static let naturalLayoutWidth = Double(1 << 24)
@@ -92,6 +101,8 @@ public final class CellMeasurer {
 
     deinit {
         let s = scratch.pointee
+        for i in 0..<s.coverageCount { s.coverage[i].bits.deallocate() }
+        s.coverage.deallocate()
         s.slotState.deinitialize(count: s.slotCapacity)
         s.slotState.deallocate()
         s.columnState.deinitialize(count: s.columnCapacity)

@@ -126,6 +126,43 @@ public final class Profile: Sendable {
         fontFiles = files
     }
 
+    /// A profile like `other` whose font objects are its own, loaded again from the same
+    /// files: measuring on another thread with it touches no reference count or memo the
+    /// first profile's threads touch. Nil when a file cannot be loaded again.
+    func withOwnFonts() -> Profile? {
+        var loaded: [String: Font] = [:]
+        var chains: [FontChain] = []
+        for paths in fontFiles {
+            var faces: [Font] = []
+            for path in paths {
+                if let f = loaded[path] {
+                    faces.append(f)
+                    continue
+                }
+                guard let font = try? Font(path: path) else { return nil }
+                loaded[path] = font
+                faces.append(font)
+            }
+            guard let chain = try? FontChain(faces) else { return nil }
+            chains.append(chain)
+        }
+        return Profile(copying: self, fontChains: chains)
+    }
+
+    private init(copying other: Profile, fontChains: [FontChain]) {
+        model = other.model
+        name = other.name
+        title = other.title
+        unit = other.unit
+        platforms = other.platforms
+        widthClasses = other.widthClasses
+        parameters = other.parameters
+        kinds = other.kinds
+        kindByCode = other.kindByCode
+        self.fontChains = fontChains
+        fontFiles = other.fontFiles
+    }
+
     static func findFont(_ file: String, in directories: [String]) -> String? {
         for d in directories {
             let path = d.hasSuffix("/") ? d + file : d + "/" + file

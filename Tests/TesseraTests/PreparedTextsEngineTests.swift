@@ -1,0 +1,219 @@
+import Testing
+@_spi(Benchmarks) @testable import Tessera
+
+/// The prepared-text paths against measuring from scratch: `ListEngine.measureAll` with
+/// kept `CellTextBatch`es under random interleavings of environment changes (width across
+/// width classes, edit mode, font scale, platform, parameters), budgeted measurements,
+/// inserts and removals; kept texts brought to a new font scale (rescaled or measured
+/// again) against texts prepared in that scale; kept line counts over many widths. The
+/// reference is always a fresh `CellMeasurer` with a fresh text engine and no batch.
+@Suite struct PreparedTextsEngineTests {
+    static let profiles = ["george", "fiori-ios", "fiori-android", "fiori-ios-collection"]
+    static let scales: [Double] = [0.85, 1, 1.3, 1.6, 2, 3.1]
+
+    /// Every row's height from a fresh measurer in `env`, in points.
+    static func reference(_ profile: Profile, _ env: LayoutEnvironment, _ kinds: [UInt16], _ slots: [[String]]) -> [Double] {
+        let m = try! CellMeasurer(profile: profile, environment: env, textEngine: TextLayoutEngine())
+        return zip(kinds, slots).map { m.height(kind: $0, slots: $1) }
+    }
+
+    static func heights(_ engine: borrowing ListEngine) -> [Double] {
+        var h = [Double](repeating: 0, count: engine.store.count)
+        h.withUnsafeMutableBufferPointer { engine.measuredHeights(into: $0) }
+        return h
+    }
+
+    @Test(arguments: profiles, [UInt64(1), 2])
+    func engineMatchesFreshMeasurers(_ name: String, _ seed: UInt64) throws {
+        let profile = EngineEquivalenceTests.profile(name)
+        var rng = SplitMix64(seed: seed &* 0x5851_F42D_4C95_7F2D &+ UInt64(name.utf8.count))
+        let factory = EngineRowFactory(profile)
+        var ids = IDSource(seed: seed)
+        let platform = profile.platforms[0]
+        var env = LayoutEnvironment(width: 375, platform: platform)
+        var engine = try ListEngine(profile: profile, environment: env, viewport: 600, overscan: 100, textEngine: TextLayoutEngine(),
+                                    pageCapacity: rng.int(4...16), treeFanout: 4)
+        let first = factory.batch(rows: rng.int(150...300), &rng, ids: &ids)
+        try engine.append(ids: first.ids, kinds: first.kinds, text: first.text)
+        var kinds = first.kinds, slots = first.slots
+        try engine.measureAll(threads: rng.int(1...3))
+        #expect(engine.preparedTextBytes > 0, "measureAll with every row dirty prepares texts")
+        #expect(Self.heights(engine) == Self.reference(profile, env, kinds, slots), "\(name): cold")
+
+        // First the changes the batches must carry through (font scale up, width class,
+        // edit mode, another scale, platform, back), then random ones.
+        var planned: [(inout LayoutEnvironment) -> Void] = [
+            { $0.fontScale = 1.3 }, { $0.width = 1024 }, { $0.editMode = true }, { $0.fontScale = 2 }, { $0.width = 390.5 },
+            { $0.fontScale = 1 }, { $0.editMode = false },
+        ]
+        if profile.platforms.count > 1 { planned.append { $0.platform = $0.platform == .ios ? .android : .ios } }
+        var usedBatches = 0
+        for step in 0..<60 {
+            let what = step < planned.count ? 0 : rng.below(10)
+            switch what {
+            case 0, 1, 2, 3, 4:
+                if step < planned.count {
+                    planned[step](&env)
+                } else {
+                    switch rng.below(5) {
+                    case 0: env.editMode.toggle()
+                    case 1: env.fontScale = rng.pick(Self.scales)
+                    case 2 where profile.platforms.count > 1: env.platform = env.platform == .ios ? .android : .ios
+                    case 3: env.parameters = rng.chance(0.4) ? [:] : EngineEquivalenceTests.parameters(name, &rng)
+                    default: env.width = rng.pick(EngineEquivalenceTests.widths + [Double(rng.int(200...1400)) + 0.25])
+                    }
+                }
+                try engine.setEnvironment(env)
+                if rng.chance(0.3) { try engine.measure(budget: .rows(rng.int(1...40))) }
+                try engine.measureAll(threads: rng.int(1...3))
+                if engine.preparedTextBytes > 0 { usedBatches += 1 }
+            case 5:
+                // Rows change: the batches are dropped, later passes go on without them or
+                // prepare new ones.
+                let b = factory.batch(rows: rng.int(1...8), &rng, ids: &ids)
+                let at = rng.int(0...kinds.count)
+                do {
+                    try engine.insert(ids: b.ids, kinds: b.kinds, text: b.text, at: at)
+                    kinds.insert(contentsOf: b.kinds, at: at)
+                    slots.insert(contentsOf: b.slots, at: at)
+                    #expect(engine.preparedTextBytes == 0, "an insert drops the prepared texts")
+                } catch {
+                    guard case .ruleViolation(_, _, .groupMinimum) = error else { throw error }
+                }
+                try engine.measureAll(threads: rng.int(1...3))
+            case 6:
+                let lo = rng.below(kinds.count), hi = min(kinds.count, lo + rng.int(1...4))
+                do {
+                    try engine.removeRows(lo..<hi)
+                    kinds.removeSubrange(lo..<hi)
+                    slots.removeSubrange(lo..<hi)
+                } catch {
+                    guard case .ruleViolation(_, _, .groupMinimum) = error else { throw error }
+                }
+                try engine.measureAll(threads: rng.int(1...3))
+            default:
+                try engine.measureAll(threads: rng.int(1...3))
+            }
+            #expect(engine.dirtyCount == 0)
+            let got = Self.heights(engine), want = Self.reference(profile, env, kinds, slots)
+            #expect(got == want, "\(name) seed \(seed) step \(step) at \(env)")
+            if got != want { break }
+        }
+        #expect(usedBatches >= planned.count, "the planned changes were measured from kept texts")
+    }
+
+    /// Kept texts brought to a new font scale or platform equal texts prepared in it, to the
+    /// bit, whether rescaled or measured again.
+    @Test(arguments: profiles)
+    func restyledSegmentsEqualFreshlyPrepared(_ name: String) throws {
+        let profile = try Profile.load(path: ProfileFixtures.path(name))
+        let (kinds, text) = CellTextBatchTests.rows(profile)
+        let platform = profile.platforms[0]
+        let start = LayoutEnvironment(width: 375, platform: platform)
+        let m = try CellMeasurer(profile: profile, environment: start)
+        let batch = try prepare(m, kinds, text)
+        var targets = Self.scales.map { LayoutEnvironment(width: 375, platform: platform, fontScale: $0) }
+        for p in profile.platforms where p != platform { targets.append(LayoutEnvironment(width: 375, platform: p, fontScale: 1.3)) }
+        targets.append(start)
+        for e in targets {
+            try m.setEnvironment(e)
+            var h = [Double](repeating: 0, count: kinds.count)
+            try CellTextBatchTests().heights(m, kinds, text, batch: batch, into: &h)
+            let fresh = try CellMeasurer(profile: profile, environment: e)
+            let reference = try prepare(fresh, kinds, text)
+            var plain = [Double](repeating: 0, count: kinds.count)
+            try CellTextBatchTests().heights(fresh, kinds, text, batch: nil, into: &plain)
+            #expect(h == plain, "\(name) heights at \(e)")
+            // Texts kept in both (same slots placed) and brought to the current style.
+            let a = batch.view, b = reference.view
+            var compared = 0
+            for i in 0..<a.first.count where a.first[i] >= 0 && b.first[i] >= 0 {
+                var t = Int(a.first[i]), u = Int(b.first[i])
+                while t < a.head.count && u < b.head.count && a.head[t] == a.first[i] && b.head[u] == b.first[i] {
+                    defer { t += 1; u += 1 }
+                    guard a.style[t] == b.style[u], batch.styleStates[Int(a.measuredIn[t])].identity == m.program.styleIdentities[Int(a.style[t])] else { continue }
+                    let x = a.view(t).segments, y = b.view(u).segments
+                    #expect(x.count == y.count)
+                    for k in 0..<min(x.count, y.count) {
+                        #expect(x[k].width == y[k].width && x[k].whitespaceWidth == y[k].whitespaceWidth && x[k].endAndMandatory == y[k].endAndMandatory,
+                                "\(name) at \(e): text \(t) segment \(k): \(x[k].width)/\(x[k].whitespaceWidth) against \(y[k].width)/\(y[k].whitespaceWidth)")
+                    }
+                    #expect(a.widest[t] == b.widest[u])
+                    compared += 1
+                }
+            }
+            #expect(compared > 0, "\(name) at \(e): some kept texts compared")
+        }
+    }
+
+    /// Line counts kept with the range of widths they hold for, over many widths up and
+    /// down (fractional ones too), against fresh measurers.
+    @Test(arguments: profiles)
+    func keptLineCountsFollowWidths(_ name: String) throws {
+        let profile = try Profile.load(path: ProfileFixtures.path(name))
+        let (kinds, text) = CellTextBatchTests.rows(profile)
+        let platform = profile.platforms[0]
+        let m = try CellMeasurer(profile: profile, environment: LayoutEnvironment(width: 375, platform: platform))
+        let batch = try prepare(m, kinds, text)
+        var rng = SplitMix64(seed: 99)
+        for _ in 0..<30 {
+            let width = rng.chance(0.3) ? Double(rng.int(120...1400)) : Double(rng.int(120 * 64...1400 * 64)) / 64
+            let e = LayoutEnvironment(width: width, platform: platform, editMode: rng.chance(0.3))
+            try m.setEnvironment(e)
+            var h = [Double](repeating: 0, count: kinds.count)
+            try CellTextBatchTests().heights(m, kinds, text, batch: batch, into: &h)
+            let fresh = try CellMeasurer(profile: profile, environment: e)
+            var plain = [Double](repeating: 0, count: kinds.count)
+            try CellTextBatchTests().heights(fresh, kinds, text, batch: nil, into: &plain)
+            #expect(h == plain, "\(name) at \(e)")
+        }
+    }
+
+    /// `countLines` against the engine's line breaking on random segment lists, with the
+    /// kept range checked by breaking again at limits inside and just outside it.
+    @Test func countLinesAgreesWithTheEngine() throws {
+        let engine = TextLayoutEngine()
+        let style = try TextStyle(fontChain: FontChain([try Font(path: TestFonts.roboto)]), size: 15)
+        var rng = SplitMix64(seed: 5)
+        for _ in 0..<3000 {
+            let n = rng.int(0...12)
+            var segments: [PreparedSegment] = []
+            var end = 0
+            for i in 0..<n {
+                end += rng.int(1...9)
+                let w = Float(rng.int(0...4000)) / 64, ws = rng.chance(0.7) ? Float(rng.int(0...300)) / 64 : 0
+                segments.append(PreparedSegment(end: end, width: w, whitespaceWidth: ws, isMandatory: i < n - 1 && rng.chance(0.1)))
+            }
+            let bytes = [UInt8](repeating: 0x61, count: end)
+            let widest = segments.map(\.width).max() ?? 0
+            let limit = Double(widest) + Double(rng.int(0...8000)) / 64
+            try segments.withUnsafeBufferPointer { segs in
+                try bytes.withUnsafeBytes { utf8 in
+                    func engineCount(_ l: Double) -> Int {
+                        _ = engine.breakLines(PreparedTextView(segments: segs, widest: widest), utf8, style, width: l - TextLayoutEngine.widthTolerance, maxLines: 0)
+                        return engine.caches.pointee.lines.count
+                    }
+                    let (memo, count) = CellMeasurer.countLines(segs, limit: limit, stopAfter: 0)
+                    #expect(count == engineCount(limit) && Int(memo.count) == count)
+                    let low = Double(memo.low), high = Double(memo.high)
+                    #expect(low <= limit && limit < high)
+                    // Inside the range: the same count.
+                    for l in [low, high.isFinite ? high - 1.0 / 64 : low + 500] where l >= low {
+                        #expect(engineCount(l) == count, "limit \(l) in \(low)..<\(high)")
+                    }
+                    let (capped, cappedCount) = CellMeasurer.countLines(segs, limit: limit, stopAfter: 2)
+                    #expect(min(cappedCount, 2) == min(count, 2))
+                    try #require(!capped.partial || count > 2)
+                }
+            }
+        }
+    }
+
+    func prepare(_ m: CellMeasurer, _ kinds: [UInt16], _ text: RowText) throws -> CellTextBatch {
+        try kinds.withUnsafeBufferPointer { k in
+            try text.utf8.withUnsafeBytes { u in
+                try text.offsets.withUnsafeBufferPointer { o in try m.prepareTexts(kinds: k, utf8: u, offsets: o, slotsPerRow: text.slotsPerRow) }
+            }
+        }
+    }
+}
