@@ -9,7 +9,7 @@ struct Cellbench: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "cellbench",
         abstract: "Throughput and memory of Tessera against the approaches it replaces, measured in one run.",
-        subcommands: [All.self, Geometry.self, Text.self, Measure.self, Diff.self, Scroll.self, Render.self, Corpus.self],
+        subcommands: [All.self, Geometry.self, Text.self, Measure.self, Diff.self, Scroll.self, Render.self, Corpus.self, Plot.self],
         defaultSubcommand: All.self
     )
 
