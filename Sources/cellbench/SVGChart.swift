@@ -32,14 +32,15 @@ struct SVGChart {
     var spans: [Span] = []
     var xFormat: (Double) -> String = SVGChart.plain
     var yFormat: (Double) -> String = SVGChart.plain
-    var width = 900.0
+    var width = 1_100.0
     var height = 420.0
 
     static let tessera = "#1f77b4"
     static let peer = "#d62728"
     static let palette = ["#1f77b4", "#d62728", "#2ca02c", "#ff7f0e", "#9467bd", "#8c564b", "#e377c2", "#17becf"]
 
-    private let left = 80.0, right = 20.0, top = 40.0, bottom = 60.0
+    /// The legend sits right of the plot, clear of the data.
+    private let left = 80.0, right = 250.0, top = 40.0, bottom = 60.0
 
     /// The data range, padded; log axes use the positive values only.
     private func range(_ values: [Double], log: Bool, include: [Double]) -> (Double, Double) {
@@ -60,10 +61,12 @@ struct SVGChart {
 
     private func ticks(_ lo: Double, _ hi: Double, log: Bool) -> [Double] {
         if log {
+            // Decades; with two decades or fewer, 2x and 5x between them too.
+            let fine = hi / lo <= 100.0001
             var t: [Double] = []
             var d = lo
             while d <= hi * 1.0001 {
-                t.append(d)
+                for m in fine ? [1.0, 2, 5] : [1.0] where d * m <= hi * 1.0001 { t.append(d * m) }
                 d *= 10
             }
             return t
@@ -147,9 +150,9 @@ struct SVGChart {
         // Legend.
         s += "<g class=\"legend\">\n"
         for (i, one) in series.enumerated() {
-            let y = top + 24 + Double(i) * 16
-            s += "<rect x=\"\(f(left + 10))\" y=\"\(f(y - 9))\" width=\"14\" height=\"4\" fill=\"\(one.color)\"/>"
-            s += "<text x=\"\(f(left + 30))\" y=\"\(f(y - 4))\">\(Self.escape(one.name))</text>\n"
+            let y = top + 10 + Double(i) * 18, x = width - right + 12
+            s += "<rect x=\"\(f(x))\" y=\"\(f(y - 6))\" width=\"14\" height=\"4\" fill=\"\(one.color)\"/>"
+            s += "<text x=\"\(f(x + 20))\" y=\"\(f(y))\" font-size=\"11\">\(Self.escape(one.name))</text>\n"
         }
         s += "</g>\n</svg>\n"
         return s
