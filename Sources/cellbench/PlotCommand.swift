@@ -222,7 +222,7 @@ enum PlotCharts {
             title: "\(run.profile), \(SVGChart.count(Double(run.rows))) rows: engine time per frame at 120 Hz",
             xLabel: "time through the scroll script (s)", yLabel: "frame time (log scale)", yLog: true,
             series: [
-                .init(name: "Tessera (measure before drawing, anchored)", color: SVGChart.tessera,
+                .init(name: "Tessera", color: SVGChart.tessera,
                       points: run.tesseraNs.enumerated().map { (Double($0.offset) / 120, $0.element) }),
                 .init(name: "estimate-and-correct peer", color: SVGChart.peer,
                       points: run.peerNs.enumerated().map { (Double($0.offset) / 120, $0.element) }),

@@ -135,8 +135,8 @@ struct SVGChart {
             s += "<g class=\"reference\" data-reference=\"\(Self.escape(r.label))\"><line x1=\"\(f(left))\" y1=\"\(f(y))\" x2=\"\(f(left + plotW))\" y2=\"\(f(y))\" "
             s += "stroke=\"#444\" stroke-dasharray=\"6 4\"/><text x=\"\(f(left + plotW - 4))\" y=\"\(f(y - 4))\" text-anchor=\"end\" fill=\"#444\">\(Self.escape(r.label))</text></g>\n"
         }
-        // Series.
-        for one in series {
+        // Series, the first drawn last so that it stays on top.
+        for one in series.reversed() {
             let points = one.points.filter { $0.x.isFinite && $0.y.isFinite && (!yLog || $0.y > 0) && (!xLog || $0.x > 0) }
             s += "<g class=\"series\" data-series=\"\(Self.escape(one.name))\" data-points=\"\(points.count)\">"
             s += "<polyline fill=\"none\" stroke=\"\(one.color)\" stroke-width=\"1.4\" points=\""
@@ -165,7 +165,7 @@ struct SVGChart {
 
     /// Nanoseconds as a readable time (100 ns, 10 µs, 1 ms).
     static func time(_ ns: Double) -> String {
-        ns >= 1e9 ? "\(Report.number(ns / 1e9)) s" : ns >= 1e6 ? "\(trim(ns / 1e6)) ms" : ns >= 1e3 ? "\(trim(ns / 1e3)) µs" : "\(trim(ns)) ns"
+        ns >= 1e9 ? "\(trim(ns / 1e9)) s" : ns >= 1e6 ? "\(trim(ns / 1e6)) ms" : ns >= 1e3 ? "\(trim(ns / 1e3)) µs" : "\(trim(ns)) ns"
     }
 
     /// Row counts as 10k, 1M.

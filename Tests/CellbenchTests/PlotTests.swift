@@ -79,13 +79,13 @@ import Testing
         }
         let frames = try read("scroll_frames_george.svg")
         #expect(frames.root == "svg")
-        #expect(frames.series == ["Tessera (measure before drawing, anchored)", "estimate-and-correct peer"])
+        #expect(Set(frames.series) == ["Tessera", "estimate-and-correct peer"])
         #expect(frames.references == ["8.3 ms: a whole 120 Hz frame", "1 ms: the engine's budget"])
-        #expect(try read("scroll_jump_george.svg").series == ["Tessera", "estimate-and-correct peer"])
+        #expect(Set(try read("scroll_jump_george.svg").series) == ["Tessera", "estimate-and-correct peer"])
         #expect(try read("scaling_window_queries.svg").series.count == 4)
-        #expect(try read("scaling_inserts.svg").series == ["Tessera", "flat prefix array"])
-        #expect(try read("scaling_measurement.svg").series == ["Tessera, george", "Pango per cell, george"])
-        #expect(try read("scaling_diff.svg").series == ["Tessera, 4 % changed", "Swift difference(from:), 4 % changed"])
+        #expect(Set(try read("scaling_inserts.svg").series) == ["Tessera", "flat prefix array"])
+        #expect(Set(try read("scaling_measurement.svg").series) == ["Tessera, george", "Pango per cell, george"])
+        #expect(Set(try read("scaling_diff.svg").series) == ["Tessera, 4 % changed", "Swift difference(from:), 4 % changed"])
     }
 
     @Test func aChartEscapesTextAndDrawsEveryPoint() throws {
