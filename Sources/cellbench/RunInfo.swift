@@ -21,8 +21,7 @@ struct RunInfo {
 
     static func read() -> RunInfo {
         let info = ProcessInfo.processInfo
-        var load = [0.0, 0.0, 0.0]
-        if getloadavg(&load, 3) != 3 { load = [] }
+        let load = loadAverage()
         let cpu = (try? String(contentsOfFile: "/proc/cpuinfo", encoding: .utf8))?
             .split(separator: "\n").first { $0.hasPrefix("model name") }
             .map { String($0.split(separator: ":", maxSplits: 1).last ?? "").trimmingCharacters(in: .whitespaces) }
@@ -34,6 +33,12 @@ struct RunInfo {
             toolchain: run("swift", ["--version"])?.split(separator: "\n").first.map(String.init) ?? compilerVersion,
             gitRevision: revision, gitDirty: dirty, arguments: CommandLine.arguments, date: formatter.string(from: Date()),
             loadAverage: load)
+    }
+
+    /// The 1, 5 and 15 minute load averages (empty if unknown).
+    static func loadAverage() -> [Double] {
+        var load = [0.0, 0.0, 0.0]
+        return getloadavg(&load, 3) == 3 ? load : []
     }
 
     /// The compiler that built cellbench, when `swift --version` cannot be run.

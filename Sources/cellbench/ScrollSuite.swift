@@ -75,7 +75,7 @@ struct ScrollSuite {
             loadNanosPerRow: (Double(tesseraLoad) / Double(c.rows), Double(peerLoad) / Double(c.rows)),
             measuredRows: (tessera.measuredRows, peer!.measuredRows), finalRows: peer!.count,
             windowQueries: tessera.windowQueries, peerRebuiltOffsets: peer!.rebuiltOffsets, heightsChecked: checked,
-            loadAverage: RunInfo.read().loadAverage)
+            loadAverage: RunInfo.loadAverage())
     }
 
     /// Rows measured by both sides, compared; throws on the first difference. Returns how
