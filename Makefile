@@ -15,6 +15,9 @@ bootstrap:
 build: bootstrap
 	$(SWIFT) build -c release --product cellbench
 
+# `cellbench all` (the default): every suite, one summary table, each suite's JSON in
+# .build/cellbench-results (CELLBENCH_ARGS="--quick", "--rows N", "--out DIR", or another
+# subcommand such as "scroll --profile all").
 cellbench: build
 	.build/release/cellbench $(CELLBENCH_ARGS)
 

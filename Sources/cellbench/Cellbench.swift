@@ -9,10 +9,24 @@ struct Cellbench: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "cellbench",
         abstract: "Throughput and memory of Tessera against the approaches it replaces, measured in one run.",
-        subcommands: [Geometry.self, Text.self, Measure.self, Diff.self, Render.self, Corpus.self],
-        // `all` becomes the default once there is more than one suite.
-        defaultSubcommand: Geometry.self
+        subcommands: [All.self, Geometry.self, Text.self, Measure.self, Diff.self, Scroll.self, Render.self, Corpus.self, Plot.self],
+        defaultSubcommand: All.self
     )
+
+    /// Bad input is one line on stderr naming the problem and a non-zero exit (not the
+    /// usage text ArgumentParser adds to some errors); help and `--version` print as usual.
+    static func main() {
+        do {
+            var command = try parseAsRoot()
+            try command.run()
+        } catch {
+            let code = exitCode(for: error)
+            if code == .success { exit(withError: error) }
+            let message = message(for: error).split(separator: "\n").first.map(String.init) ?? "\(error)"
+            FileHandle.standardError.write(Data("cellbench: \(message)\n".utf8))
+            Foundation.exit(code.rawValue)
+        }
+    }
 }
 
 struct Geometry: ParsableCommand {
@@ -55,7 +69,7 @@ struct Geometry: ParsableCommand {
             configuration: .init(rows: rows, seed: seed, queries: queries, operations: m, peerOperations: p),
             progress: Progress())
         let report = try suite.run()
-        if json { print(report.json()) } else { report.printTable() }
+        if json { print(RunInfo.stamp(report.json(), seed: seed)) } else { report.printTable() }
     }
 }
 
@@ -121,7 +135,7 @@ struct Text: ParsableCommand {
                                  peerStrings: peerStrings ?? strings),
             progress: Progress())
         let report = try suite.run()
-        if json { print(report.json()) } else { report.printTable() }
+        if json { print(RunInfo.stamp(report.json(), seed: seed)) } else { report.printTable() }
     }
 
     /// Builds the harness with `Benchmarks/pango/build.sh` (run from the repository root).
@@ -236,7 +250,7 @@ struct Measure: ParsableCommand {
             reports.append(report)
         }
         if json {
-            print(reports.count == 1 ? reports[0].json() : "{\"suite\": \"measure\", \"profiles\": [" + reports.map { $0.json() }.joined(separator: ", ") + "]}")
+            print(RunInfo.stamp(reports.count == 1 ? reports[0].json() : "{\"suite\": \"measure\", \"profiles\": [" + reports.map { $0.json() }.joined(separator: ", ") + "]}", seed: seed))
         }
     }
 }

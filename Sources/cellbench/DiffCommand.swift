@@ -63,7 +63,7 @@ struct Diff: ParsableCommand {
 
     func run() throws {
         let report = try DiffSuite(configuration: try options(), progress: Progress()).run()
-        if json { print(report.json()) } else { report.printTable() }
+        if json { print(RunInfo.stamp(report.json(), seed: report.configuration.seed)) } else { report.printTable() }
     }
 }
 

@@ -9,6 +9,8 @@ struct DiffReport {
     var loadBefore: LoadAverage?
     var loadAfter: LoadAverage?
     var checksum: UInt64
+    /// Growth across generating a case's snapshots and diffing them (the largest case).
+    var jemalloc: SuiteMemory? = nil
     /// Notes of cases that are not keyed diffs (appended after the suite's own).
     var extraNotes: [String] = []
 
@@ -177,6 +179,9 @@ struct DiffReport {
             out += ", "
         }
         out += "\"cores\": \(ProcessInfo.processInfo.activeProcessorCount), "
+        if let jemalloc {
+            out += "\"jemalloc\": \(jemalloc.json(what: "growth across generating a case's old and new snapshots and diffing them (the case that grew most); rows = its old rows")), "
+        }
         out += "\"notes\": [\(notes.map(Report.string).joined(separator: ", "))], "
         out += "\"checksum\": \(Report.string(String(checksum, radix: 16)))}"
         return out

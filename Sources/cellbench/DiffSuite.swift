@@ -47,12 +47,17 @@ struct DiffSuite {
         // Tessera's cases back to back first, so that the machine's load drifts as little
         // as possible between the cases a target compares; then the peers.
         var tessera: [(DiffInstance, TesseraDiffMeasurement, Int, DiffAllocations)] = []
+        var jemalloc: SuiteMemory? = nil
         for diffCase in c.cases {
             let rows = diffCase.rows(suiteRows: c.rows)
+            let memoryBefore = MemoryStatistics.current()
             progress.begin("\(diffCase.name): generating \(rows) rows")
             let instance = diffCase.instance(rows: rows, seed: c.seed)
             progress.end()
             let full = try measure(instance, differ: differ)
+            // Both snapshots and the differ's scratch, grown to this case (the largest case counts).
+            let grown = SuiteMemory(rows: rows, from: memoryBefore, to: MemoryStatistics.current())
+            jemalloc = jemalloc.map { $0.max(grown) } ?? grown
             // Allocations at a tenth of the rows, the same shape: a constant count is the same.
             let tenthRows = max(DiffCase.minimumRows, rows / 10)
             let tenth = try allocations(diffCase.instance(rows: tenthRows, seed: c.seed), differ: differ)
@@ -71,7 +76,7 @@ struct DiffSuite {
         }
         var report = DiffReport(
             configuration: c, cases: cases, results: results,
-            loadBefore: load, loadAfter: LoadAverage.current(), checksum: checksum)
+            loadBefore: load, loadAfter: LoadAverage.current(), checksum: checksum, jemalloc: jemalloc)
         report.extraNotes = notes
         return report
     }

@@ -227,6 +227,34 @@ struct FlatPrefixArray {
         }
     }
 
+    /// Inserts rows before `row` with heights already in units, then rebuilds the offsets
+    /// from `row` once: what a virtualizer does when its data source gains a batch.
+    mutating func insert(ids newIDs: [UInt64], kinds newKinds: [UInt16], heightUnits newHeights: [UInt32], at row: Int) {
+        precondition(newKinds.count == newIDs.count && newHeights.count == newIDs.count, "column lengths differ")
+        ids.insert(contentsOf: newIDs, at: row)
+        kinds.insert(contentsOf: newKinds, at: row)
+        heights.insert(contentsOf: newHeights, at: row)
+        offsets.append(contentsOf: repeatElement(0, count: newIDs.count))
+        rebuildOffsets(from: row)
+    }
+
+    /// Sets a row's height in units without touching the offsets: a batch of corrections
+    /// ends with one `rebuildOffsets(from:)` at the first changed row.
+    @inline(__always)
+    mutating func setHeightUnits(_ units: UInt32, ofRow row: Int) {
+        heights.withUnsafeMutableBufferPointer { $0[row] = units }
+    }
+
+    /// The top of a row in units.
+    @inline(__always)
+    func topUnits(ofRow row: Int) -> Int64 { offsets.withUnsafeBufferPointer { $0[row] } }
+
+    /// The row covering `y` units (`0 <= y < totalUnits`).
+    @inline(__always)
+    func row(coveringUnits y: Int64) -> Int {
+        offsets.withUnsafeBufferPointer { Self.row(covering: y, in: $0, count: count) }
+    }
+
     /// Recomputes `offsets[row + 1 ... count]` from `offsets[row]` and the heights.
     mutating func rebuildOffsets(from row: Int) {
         let n = count

@@ -41,6 +41,7 @@ struct TextSuite {
         progress.end()
 
         let style = try TextStyle(fonts: ([Self.font] + Self.fallbacks).map { try Font(path: $0) }, size: c.size)
+        let memoryBefore = MemoryStatistics.current()
         let engine = TextLayoutEngine(configuration: c.caches)
         var first = [TextMetrics](repeating: TextMetrics(), count: c.strings)
         var again = first, second = first
@@ -67,6 +68,8 @@ struct TextSuite {
         }
         let prepare = Double(MonotonicClock.now() &- start) / Double(c.strings)
         progress.end()
+        // The engine's caches, the prepared texts and the result columns, all alive here.
+        let jemalloc = SuiteMemory(rows: c.strings, from: memoryBefore, to: MemoryStatistics.current())
         var preparedFirst = first, preparedSecond = first
         func layout(_ width: Double, _ out: inout [TextMetrics]) throws -> Double {
             progress.begin("Tessera: prepared texts at \(width) pt")
@@ -124,7 +127,7 @@ struct TextSuite {
             agreementByGroup: ScriptGroup.allCases.compactMap { g in
                 byGroup[g].map { (g.rawValue, 100 * Double($0.same) / Double($0.total), $0.total) }
             },
-            statistics: statistics, preparedBytes: prepared.bytes, pangoVersion: pango.version)
+            statistics: statistics, preparedBytes: prepared.bytes, pangoVersion: pango.version, jemalloc: jemalloc)
     }
 }
 
@@ -191,6 +194,8 @@ struct TextReport {
     var statistics: TextLayoutStatistics
     var preparedBytes: Int
     var pangoVersion: String
+    /// Growth across the Tessera passes: caches, prepared texts, result columns.
+    var jemalloc: SuiteMemory? = nil
 
     static let suite = "text"
     var peerName: String { "Pango \(pangoVersion)" }
@@ -228,6 +233,9 @@ struct TextReport {
         }
         out += "], \"memory\": {\"bytes_per_row\": \(Report.json(Double(s.segments.bytes + s.preparedTexts.bytes + s.lineBreaks.bytes) / Double(c.strings))), "
         out += "\"caches\": {\"segments\": \(cache(s.segments)), \"prepared_texts\": \(cache(s.preparedTexts)), \"line_breaks\": \(cache(s.lineBreaks))}, \"prepared_texts_bytes\": \(preparedBytes)}, "
+        if let jemalloc {
+            out += "\"jemalloc\": \(jemalloc.json(what: "growth across Tessera's passes: text engine caches, prepared texts, result columns")), "
+        }
         out += "\"size_pt\": \(Report.json(c.size)), \"width_pt\": \(Report.json(c.width)), \"width2_pt\": \(Report.json(c.width2)), \"threads\": \(c.threads)}"
         return out
     }
