@@ -286,6 +286,7 @@ extension ListEngine {
             store.apply(plan, rows, updates: layout.isGrid ? .grid : .profile)
             layout.dirtyCount += dirtyDelta
             layout.clean = nil
+            layout.rowsChanged()
             layout.groupMarks = marks
             if layout.isGrid {
                 layout.lineBreaks = breaks

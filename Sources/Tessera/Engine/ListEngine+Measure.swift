@@ -162,7 +162,7 @@ extension ListEngine {
         let n = layout.dirtyCount, count = store.count
         let dirty = RowFlags.dirty.rawValue
         var rows = [Int32](repeating: 0, count: n), units = [UInt32](repeating: 0, count: n)
-        if layout.keepsPreparedTexts && (layout.batchesAreValid || 2 * n >= count) {
+        if layout.keepsPreparedTexts && (layout.batchesAreValid(store) || 2 * n >= count) {
             measureAllPrepared(layout, threads: threads, rows: &rows, units: &units)
         } else {
             measureAllDirty(layout, threads: threads, rows: &rows, units: &units)
@@ -252,7 +252,7 @@ extension ListEngine {
     /// `rows`/`units` from the range's first row on, then the parts are closed up.
     private func measureAllPrepared(_ layout: ProfileLayout, threads: Int, rows: inout [Int32], units: inout [UInt32]) {
         let count = store.count
-        let building = !layout.batchesAreValid
+        let building = !layout.batchesAreValid(store)
         if building {
             let parts = max(1, min(threads, count))
             layout.batchRanges = (0..<parts).map { count * $0 / parts..<count * ($0 + 1) / parts }
@@ -334,7 +334,7 @@ extension ListEngine {
         }
         if building {
             layout.batches = made.map { $0! }
-            layout.batchVersion = layout.rowsVersion
+            layout.batchVersion = store.contentMutations
         }
         // Close the parts up, in row order.
         var at = 0

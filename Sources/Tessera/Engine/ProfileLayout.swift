@@ -77,30 +77,28 @@ final class ProfileLayout {
     var clean: Range<Int>? = nil
 
     /// `measureAll`'s prepared texts: `batches[i]` holds the kept texts of store rows
-    /// `batchRanges[i]` (row `r` is batch row `r - lower bound`). Valid while the rows
-    /// are those they were prepared for (`batchVersion == rowsVersion`): environment
-    /// changes keep them, inserts and removals drop them.
+    /// `batchRanges[i]` (row `r` is batch row `r - lower bound`). Valid while the store's
+    /// rows are those they were prepared for (`batchVersion` is the store's
+    /// `contentMutations` then, which every insert, removal, apply and content update
+    /// bumps): environment changes keep them.
     var batches: [CellTextBatch] = []
     var batchRanges: [Range<Int>] = []
-    var batchVersion = -1
-    /// Bumped by every change of the rows (insert, remove).
-    var rowsVersion = 0
+    var batchVersion: UInt64? = nil
     /// Thread CPU time (ns) of each worker in the last `measureAll`.
     var threadCPU: [UInt64] = []
     /// Whether `measureAll` prepares and keeps texts (`ListEngine.keepsPreparedTexts`).
     var keepsPreparedTexts = true
 
-    /// The rows changed: prepared texts no longer match them.
+    /// The rows changed: prepared texts no longer match them, so their memory goes now.
     func rowsChanged() {
-        rowsVersion &+= 1
         if !batches.isEmpty {
             batches = []
             batchRanges = []
         }
     }
 
-    /// Whether the kept batches still describe the rows.
-    var batchesAreValid: Bool { !batches.isEmpty && batchVersion == rowsVersion }
+    /// Whether the kept batches still describe the store's rows.
+    func batchesAreValid(_ store: borrowing RowStore) -> Bool { !batches.isEmpty && batchVersion == store.contentMutations }
 
     /// The most value slots any kind reads (a batch's slots per row).
     var slotsPerRow: Int { profile.kinds.map(\.valueCount).max() ?? 0 }
