@@ -2354,6 +2354,78 @@ static void test_profile_engine(void) {
 /* Benchmark mode: the 1M-row append and window queries through the C ABI                 */
 /* ===================================================================================== */
 
+/* The JNI host's profile-driven session through the C ABI, timed the same way: `rows`
+ * George rows (a sectionHeader every 50, basic cells labelled "Payment <id>", 5 values) on
+ * Android at 360 pt appended in one call, measured on two threads, then item windows after
+ * a scroll, at scrolling and at random offsets. */
+static int bench_profiled(int64_t rows) {
+    char path[1024];
+    snprintf(path, sizeof path, "%s/Profiles/george.json", repo);
+    tess_profile_t *george = NULL;
+    OK(tess_profile_load_path(path, (int64_t)strlen(path), NULL, 0, &george), NULL);
+    uint64_t *ids = malloc(sizeof(uint64_t) * (size_t)rows), *versions = malloc(sizeof(uint64_t) * (size_t)rows);
+    uint16_t *kinds = malloc(sizeof(uint16_t) * (size_t)rows);
+    int64_t *offsets = malloc(sizeof(int64_t) * (size_t)(rows * 5 + 1));
+    char *utf8 = malloc((size_t)rows * 24);
+    int64_t at = 0;
+    offsets[0] = 0;
+    for (int64_t i = 0; i < rows; i++) {
+        ids[i] = 7 * (uint64_t)i + 5;
+        versions[i] = 1;
+        kinds[i] = i % 50 == 0 ? 13 : 1;
+        for (int slot = 0; slot < 5; slot++) {
+            if (kinds[i] == 13 && slot == 3) at += sprintf(utf8 + at, "Day %llu", (unsigned long long)ids[i]);
+            if (kinds[i] == 1 && slot == 2) at += sprintf(utf8 + at, "Payment %llu", (unsigned long long)ids[i]);
+            offsets[i * 5 + slot + 1] = at;
+        }
+    }
+    tess_text_columns text = {utf8, at, offsets, 5};
+    tess_environment android = {360, TESS_PLATFORM_ANDROID, 0, 1};
+    tess_engine_t *e = NULL;
+    OK(tess_engine_create_with_profile(george, &android, NULL, 800, 250, NULL, &e), NULL);
+    double t0 = now_seconds();
+    OK(tess_engine_append_rows(e, ids, kinds, versions, rows, &text, NULL), e);
+    double append = now_seconds() - t0;
+    t0 = now_seconds();
+    OK(tess_engine_measure_all(e, 2, NULL), e);
+    double measure = now_seconds() - t0;
+    double total = 0, y = 0;
+    OK(tess_engine_total_height(e, &total), e);
+    tess_visible_item items[512], sticky;
+    int32_t has = 0;
+    int64_t n = 0, sum = 0, queries = 100000;
+    double best_scroll = 1e9, best_random = 1e9;
+    for (int round = 0; round < 5; round++) {
+        t0 = now_seconds();
+        for (int64_t q = 0; q < queries; q++) {
+            tess_engine_scroll_to(e, fmod((double)q * 37.5, total - 800), &y);
+            tess_engine_items(e, items, 512, &n, &sticky, &has);
+            sum += n;
+        }
+        double t = (now_seconds() - t0) / (double)queries;
+        if (t < best_scroll) best_scroll = t;
+        t0 = now_seconds();
+        for (int64_t q = 0; q < queries; q++) {
+            tess_engine_scroll_to(e, (double)random_below((int64_t)(total - 800)), &y);
+            tess_engine_items(e, items, 512, &n, &sticky, &has);
+            sum += n;
+        }
+        t = (now_seconds() - t0) / (double)queries;
+        if (t < best_random) best_random = t;
+    }
+    printf("{\"suite\": \"c-abi-profiled\", \"rows\": %lld, \"append_ms\": %.1f, \"measure_all_2_threads_ms\": %.1f, "
+           "\"items_scroll_ns\": %.1f, \"items_random_ns\": %.1f, \"checksum\": %lld}\n",
+           (long long)rows, append * 1e3, measure * 1e3, best_scroll * 1e9, best_random * 1e9, (long long)sum);
+    tess_engine_destroy(e);
+    tess_profile_destroy(george);
+    free(ids);
+    free(versions);
+    free(kinds);
+    free(offsets);
+    free(utf8);
+    return failures ? 1 : 0;
+}
+
 static int bench(int64_t rows) {
     uint64_t *ids = malloc(sizeof(uint64_t) * (size_t)rows);
     uint16_t *kinds = malloc(sizeof(uint16_t) * (size_t)rows);
@@ -2403,7 +2475,7 @@ static int bench(int64_t rows) {
     free(ids);
     free(kinds);
     free(heights);
-    return failures ? 1 : 0;
+    return bench_profiled(rows) || failures ? 1 : 0;
 }
 
 int main(int argc, char **argv) {
