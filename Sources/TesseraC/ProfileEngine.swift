@@ -161,6 +161,26 @@ public func tess_engine_append_rows(_ engine: OpaquePointer?, _ ids: UnsafePoint
 }
 
 @c @implementation
+public func tess_engine_update_rows(_ engine: OpaquePointer?, _ ids: UnsafePointer<UInt64>?, _ versions: UnsafePointer<UInt64>?, _ count: Int64, _ text: UnsafePointer<tess_text_columns>?, _ scrollOffset: UnsafeMutablePointer<Double>?) -> tess_status {
+    guard let e = EngineHandle.object(engine) else { return nullHandle("tess_engine_update_rows", "engine") }
+    return e.run("tess_engine_update_rows") { () throws(CFailure) in
+        let n = try nonNegative(count, "count")
+        guard n < Int(Int32.max) else { throw CFailure(TESS_ERROR_CAPACITY, "count \(n) rows is over 2^31 - 1") }
+        let idList = copyArray(try inputArray(ids, n, "ids"))
+        let versionList = copyArray(try inputArray(versions, n, "versions"))
+        var rowText: RowText?
+        if text != nil {
+            let t = try TextColumnsArgument(text, rows: n, argument: "text")
+            rowText = RowText(utf8: copyArray(t.utf8.assumingMemoryBound(to: UInt8.self)), slotsPerRow: t.slotsPerRow, offsets: copyArray(t.offsets))
+        }
+        let y = try core("rows") { () throws(TesseraError) in
+            try e.engine.updateContent(ids: idList, versions: versionList, text: rowText)
+        }
+        scrollOffset?.pointee = y
+    }
+}
+
+@c @implementation
 public func tess_engine_row_version(_ engine: OpaquePointer?, _ row: Int64, _ version: UnsafeMutablePointer<UInt64>?) -> tess_status {
     guard let e = EngineHandle.object(engine) else { return nullHandle("tess_engine_row_version", "engine") }
     return e.run("tess_engine_row_version") { () throws(CFailure) in

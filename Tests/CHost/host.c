@@ -2337,6 +2337,81 @@ static void test_profile_engine(void) {
     OK(tess_engine_row_count(plain, &n), plain);
     CHECK(n == 1);
 
+    /* ---- Content updates in place, by id ---- */
+    int64_t target = -1;
+    for (int64_t r = 0; r < next.count && target < 0; r++) {
+        char label[16];
+        int64_t llen = 0;
+        if (next.kinds[r] != pe_basic) continue;
+        OK(tess_engine_row_text(e, r, 2, label, sizeof label, &llen), e);
+        if (llen == 1 && label[0] == 'x' && !(pe_flags(e, r) & TESS_ROW_SWIPE_OPEN)) target = r;
+    }
+    CHECK(target > 0);
+    uint64_t target_id = next.ids[target];
+    tess_row_info old_info;
+    OK(tess_engine_get_row(e, target, &old_info), e);
+    CHECK(old_info.height == 44);
+    const char *seven[PE_SLOTS] = {"1", NULL, "a\na", "x", NULL, NULL, NULL, NULL, NULL, "1"};
+    pe_rows upd = {0};
+    pe_add(&upd, target_id, pe_basic, 9, seven);
+    tess_text_columns ut = pe_text(&upd);
+    tess_snapshot now = {next.ids, next.kinds, next.versions, next.count, NULL, NULL, NULL};
+    OK(tess_engine_prepare(e, &now, b2), e); /* made stale by the update below */
+    OK(tess_engine_update_rows(e, upd.ids, upd.versions, 1, &ut, &y), e);
+    uint64_t version = 0;
+    OK(tess_engine_row_version(e, target, &version), e);
+    tess_row_info new_info;
+    OK(tess_engine_get_row(e, target, &new_info), e);
+    CHECK(version == 9 && new_info.id == target_id && new_info.kind == pe_basic && new_info.height == 44 &&
+          (new_info.flags & TESS_ROW_DIRTY));
+    OK(tess_engine_dirty_count(e, &dirty), e);
+    CHECK(dirty == 1);
+    OK(tess_engine_measure(e, TESS_BUDGET_ROWS, 10, &p), e);
+    OK(tess_engine_get_row(e, target, &new_info), e);
+    CHECK(p.measured == 1 && new_info.height == 82 && !(new_info.flags & TESS_ROW_DIRTY)); /* example 7 */
+    char got_label[16];
+    OK(tess_engine_row_text(e, target, 2, got_label, sizeof got_label, &len), e);
+    CHECK(len == 3 && memcmp(got_label, "a\na", 3) == 0);
+    FAILS(tess_engine_apply_prepared(e, b2, &y), e, TESS_ERROR_STALE_BATCH, "changed");
+    /* Bad input: unknown and repeated ids, broken rules, bad text; nothing changes. */
+    before = pe_take(e);
+    uint64_t two_ids[2] = {target_id, target_id}, two_versions[2] = {3, 4};
+    FAILS(tess_engine_update_rows(e, two_ids, two_versions, 2, NULL, &y), e, TESS_ERROR_DUPLICATE_ID, "");
+    uint64_t missing_id = 424242;
+    FAILS(tess_engine_update_rows(e, &missing_id, two_versions, 1, &ut, &y), e, TESS_ERROR_UNKNOWN_ID, "424242");
+    FAILS(tess_engine_update_rows(e, upd.ids, two_versions, 1, NULL, &y), e, TESS_ERROR_RULE_VIOLATION, "label");
+    int64_t lstart = upd.offsets[2];
+    upd.offsets[3] = lstart; /* the label emptied: its bytes join the sub-line */
+    FAILS(tess_engine_update_rows(e, upd.ids, upd.versions, 1, &ut, &y), e, TESS_ERROR_RULE_VIOLATION, "label");
+    upd.offsets[3] = lstart + 3;
+    upd.utf8[lstart] = (char)0xed; /* a surrogate's lead byte */
+    FAILS(tess_engine_update_rows(e, upd.ids, upd.versions, 1, &ut, &y), e, TESS_ERROR_INVALID_UTF8, "");
+    upd.utf8[lstart] = 'a';
+    ut.byte_count = 2;
+    FAILS(tess_engine_update_rows(e, upd.ids, upd.versions, 1, &ut, &y), e, TESS_ERROR_INVALID_TEXT_OFFSETS, "");
+    ut = pe_text(&upd);
+    FAILS(tess_engine_update_rows(e, upd.ids, NULL, 1, &ut, &y), e, TESS_ERROR_NULL_ARGUMENT, "versions");
+    FAILS(tess_engine_update_rows(e, NULL, upd.versions, 1, &ut, &y), e, TESS_ERROR_NULL_ARGUMENT, "ids");
+    FAILS(tess_engine_update_rows(e, upd.ids, upd.versions, -1, &ut, &y), e, TESS_ERROR_INVALID_ARGUMENT, "count -1");
+    FAILS(tess_engine_update_rows(NULL, upd.ids, upd.versions, 1, &ut, &y), NULL, TESS_ERROR_NULL_ARGUMENT, "engine");
+    CHECK(pe_same(before, pe_take(e)));
+    OK(tess_engine_update_rows(e, NULL, NULL, 0, NULL, &y), e);
+    CHECK(pe_same(before, pe_take(e)));
+    /* A store-driven engine: the updated row returns to its kind's estimate. */
+    double measured_height = 61.5;
+    OK(tess_engine_set_heights(plain, 0, &measured_height, 1, &y), plain);
+    const char plain_utf8[] = "new";
+    int64_t plain_offsets[2] = {0, 3};
+    tess_text_columns plain_text = {plain_utf8, 3, plain_offsets, 1};
+    uint64_t plain_id = 1, plain_version = 5;
+    OK(tess_engine_update_rows(plain, &plain_id, &plain_version, 1, &plain_text, &y), plain);
+    OK(tess_engine_get_row(plain, 0, &new_info), plain);
+    OK(tess_engine_row_version(plain, 0, &version), plain);
+    OK(tess_engine_row_text(plain, 0, 0, got_label, sizeof got_label, &len), plain);
+    CHECK(new_info.height == estimates[0] && !(new_info.flags & TESS_ROW_MEASURED) && version == 5 && len == 3 &&
+          memcmp(got_label, "new", 3) == 0);
+    pe_free(&upd);
+
     tess_batch_destroy(b);
     tess_batch_destroy(b2);
     tess_batch_destroy(NULL);

@@ -873,6 +873,30 @@ static void step(input *in, state *st) {
         else CHECK(rows_after == rows_before || rows_after == rows_before - 1);
         break;
     }
+    case 52: { /* content updates by id: ids from the rows or small (unknown, repeated) */
+        int64_t rows = 0;
+        if (e) tess_engine_row_count(e, &rows);
+        int64_t c = count(in) % 6;
+        uint64_t ids[6], versions[6];
+        for (int64_t i = 0; i < c; i++) {
+            tess_row_info info = {0, 0, 0, 0, 0};
+            if (rows > 0 && chance(in, 80)) tess_engine_get_row(e, (int64_t)(u8(in) % rows), &info);
+            else info.id = 1000 + u8(in);
+            ids[i] = info.id;
+            versions[i] = u8(in);
+        }
+        text_args t;
+        tess_text_columns *text = make_text(in, c, &t);
+        engine_snapshot(e, &rows_before, &total_before);
+        s = tess_engine_update_rows(e, chance(in, 3) ? NULL : ids, chance(in, 3) ? NULL : versions,
+                                    chance(in, 3) ? -c : c, text, chance(in, 50) ? &d : NULL);
+        checked(s, e);
+        engine_snapshot(e, &rows_after, &total_after);
+        CHECK(rows_after == rows_before);
+        if (s != TESS_OK) CHECK(total_after == total_before);
+        free_text(&t);
+        break;
+    }
     default: { /* status names and the last errors of everything */
         CHECK(tess_status_name((tess_status)i64(in)) != NULL);
         CHECK(tess_last_error(NULL) != NULL);

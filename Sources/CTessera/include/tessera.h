@@ -798,6 +798,18 @@ tess_status tess_engine_append_rows(tess_engine_t *TESS_NONNULL engine, const ui
                                     int64_t count, const tess_text_columns *TESS_NULLABLE text,
                                     double *TESS_NULLABLE scroll_offset);
 
+/**
+ * Replaces the content of `count` rows by id in place: `versions` (new content versions)
+ * and `text` (their new values, one row per id in `ids` order; NULL: none). Each row keeps
+ * its kind, place, flags, swipe and selection state. A profile-driven engine checks every
+ * row against its kind's rules first and marks it dirty (its height stays until measured);
+ * a store-driven engine returns it to its kind's estimate. All or nothing; unknown or
+ * repeated ids fail the call. `ids` and `versions` may be NULL only when count is 0.
+ */
+tess_status tess_engine_update_rows(tess_engine_t *TESS_NONNULL engine, const uint64_t *TESS_NULLABLE ids,
+                                    const uint64_t *TESS_NULLABLE versions, int64_t count,
+                                    const tess_text_columns *TESS_NULLABLE text, double *TESS_NULLABLE scroll_offset);
+
 /** A row's content version. */
 tess_status tess_engine_row_version(const tess_engine_t *TESS_NONNULL engine, int64_t row,
                                     uint64_t *TESS_NONNULL version);
