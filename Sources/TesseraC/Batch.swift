@@ -4,25 +4,31 @@ import Tessera
 /// A batch prepared against one engine state, or the record of one applied. The sequential
 /// form is derived on first read (hosts of the batch form need not pay for it).
 final class BatchHandle: CHandle {
-    enum State {
-        case empty
-        case prepared(PreparedBatch)
-        case applied(DiffBatch)
-    }
-    var state = State.empty
+    // Two optionals rather than one enum of three cases: valgrind reported the tag test of
+    // that multi-payload enum as a read of uninitialised bytes (the payloads differ in
+    // size); at most one of the two is set.
+    /// A prepared batch not applied yet.
+    private(set) var prepared: PreparedBatch?
+    /// The record of an applied batch.
+    private(set) var applied: DiffBatch?
     private var operationsCache: [DiffOperation]?
 
-    func set(_ s: State) {
-        state = s
+    func setPrepared(_ p: PreparedBatch) {
+        prepared = p
+        applied = nil
+        operationsCache = nil
+    }
+
+    func setApplied(_ b: DiffBatch) {
+        prepared = nil
+        applied = b
         operationsCache = nil
     }
 
     func batch() throws(CFailure) -> DiffBatch {
-        switch state {
-        case .empty: throw CFailure(TESS_ERROR_NO_RESULT, "batch holds no batch yet")
-        case .prepared(let p): return p.batch
-        case .applied(let b): return b
-        }
+        if let prepared { return prepared.batch }
+        if let applied { return applied }
+        throw CFailure(TESS_ERROR_NO_RESULT, "batch holds no batch yet")
     }
 
     func operations() throws(CFailure) -> [DiffOperation] {
@@ -85,7 +91,7 @@ public func tess_batch_is_prepared(_ batch: OpaquePointer?, _ out: UnsafeMutable
     guard let b = BatchHandle.object(batch) else { return nullHandle("tess_batch_is_prepared", "batch") }
     return b.run("tess_batch_is_prepared") { () throws(CFailure) in
         let out = try required(out, "out")
-        if case .prepared = b.state { out.pointee = 1 } else { out.pointee = 0 }
+        out.pointee = b.prepared == nil ? 0 : 1
     }
 }
 
@@ -155,7 +161,7 @@ public func tess_engine_prepare(_ engine: OpaquePointer?, _ snapshot: UnsafePoin
         guard let b = BatchHandle.object(batch) else { throw CFailure(TESS_ERROR_NULL_ARGUMENT, "batch is NULL") }
         let s = try rowSnapshot(snapshot)
         let prepared = try core("snapshot") { () throws(TesseraError) in try e.engine.prepare(s) }
-        b.set(.prepared(prepared))
+        b.setPrepared(prepared)
     }
 }
 
@@ -163,7 +169,7 @@ extension EngineHandle {
     /// Records what an applied batch did: its record in `batch` (if any), the rows whose
     /// interaction state it changed, the corrected offset.
     func applied(_ result: AppliedBatch, _ batch: BatchHandle?, _ scrollOffset: UnsafeMutablePointer<Double>?) {
-        batch?.set(.applied(result.batch))
+        batch?.setApplied(result.batch)
         changed = result.interaction.rows
         scrollOffset?.pointee = result.scrollOffset
     }
@@ -174,7 +180,7 @@ public func tess_engine_apply_prepared(_ engine: OpaquePointer?, _ batch: Opaque
     guard let e = EngineHandle.object(engine) else { return nullHandle("tess_engine_apply_prepared", "engine") }
     return e.run("tess_engine_apply_prepared") { () throws(CFailure) in
         guard let b = BatchHandle.object(batch) else { throw CFailure(TESS_ERROR_NULL_ARGUMENT, "batch is NULL") }
-        guard case .prepared(let prepared) = b.state else {
+        guard let prepared = b.prepared else {
             throw CFailure(TESS_ERROR_NO_RESULT, "batch holds no prepared batch (prepare one with tess_engine_prepare)")
         }
         let result = try core("batch") { () throws(TesseraError) in try e.engine.apply(prepared) }
