@@ -99,14 +99,6 @@ public func tess_differ_operations(_ differ: OpaquePointer?, _ operations: Unsaf
         let out = try outputBuffer(operations, capacity, "operations")
         _ = try d.last()
         try fits(d.operations.count, out.count, count, "operations")
-        for (i, op) in d.operations.enumerated() {
-            let (type, a, b): (Int32, Int, Int) = switch op {
-            case .remove(let at, let n): (TESS_OP_REMOVE, at, n)
-            case .insert(let at, let n): (TESS_OP_INSERT, at, n)
-            case .move(let from, let to): (TESS_OP_MOVE, from, to)
-            case .change(let at, let n): (TESS_OP_CHANGE, at, n)
-            }
-            out[i] = tess_diff_operation(type: type, reserved: 0, a: Int64(a), b: Int64(b))
-        }
+        for (i, op) in d.operations.enumerated() { out[i] = cOperation(op) }
     }
 }

@@ -8,6 +8,14 @@ final class EngineHandle: CHandle {
     /// Window rows when `VisibleRow` and `tess_visible_row` differ in layout (never, so far:
     /// the window is then written straight into the caller's buffer).
     var scratch = UnsafeMutableBufferPointer<VisibleRow>(start: nil, count: 0)
+    /// Profile-driven engines: the text engine the rows are measured with (and the state of
+    /// its host callback, if any).
+    var text: TextEngineBox?
+    /// Profile-driven engines: a measurer kept in the engine's environment for element
+    /// frames and the width class, made on first use.
+    var companion: CellMeasurer?
+    /// The rows the last state-changing call (swipe, selection, viewed, apply) changed.
+    var changed: [RowReference] = []
 
     init(_ engine: consuming ListEngine) {
         list = .allocate(capacity: 1)

@@ -31,8 +31,11 @@ func statusCode(of error: TesseraError) -> Int32 {
     switch error {
     case .invalidHeight, .invalidOffset, .invalidViewport, .columnLengthMismatch, .invalidFlags, .invalidTextWidth,
          .invalidMaxLines, .emptyFontChain, .invalidFontSize, .invalidLineHeight, .invalidLetterSpacing,
-         .invalidBudget, .invalidThreadCount, .unsupported, .staleBatch, .interactionNotAllowed, .invalidSwipeWidth:
+         .invalidBudget, .invalidThreadCount, .unsupported, .invalidSwipeWidth:
         TESS_ERROR_INVALID_ARGUMENT
+    // Reached only through ABI version 2's calls (apply, swipe, selection).
+    case .staleBatch: TESS_ERROR_STALE_BATCH
+    case .interactionNotAllowed: TESS_ERROR_NOT_ALLOWED
     case .rowOutOfBounds, .rangeOutOfBounds: TESS_ERROR_OUT_OF_RANGE
     case .bufferTooSmall: TESS_ERROR_BUFFER_TOO_SMALL
     case .duplicateID, .duplicateIDInDiff: TESS_ERROR_DUPLICATE_ID

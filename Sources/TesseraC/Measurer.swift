@@ -168,29 +168,44 @@ public func tess_measurer_frames(_ measurer: OpaquePointer?, _ kind: UInt16, _ t
         let f = try m.text.measuring { () throws(CFailure) in
             m.measurer.frames(kind: kind, utf8: t.utf8, slotOffsets: t.offsets)
         }
-        let positions = m.slotPositions[kind] ?? [:]
-        var elements: [tess_element_frame] = []
-        func element(_ type: Int32, _ slot: Int32, _ value: Int32, _ item: Int32, _ r: CellRect,
-                     _ bytes: Range<Int> = 0..<0, lines: Int = 0, truncated: Bool = false) -> tess_element_frame {
-            tess_element_frame(
-                type: type, slot: slot, value_index: value, item: item, x: r.x, y: r.y, width: r.width, height: r.height,
-                byte_start: Int64(bytes.lowerBound), byte_end: Int64(bytes.upperBound), line_count: Int32(lines),
-                truncated: truncated ? 1 : 0)
-        }
-        for s in f.slots {
-            let slot = Int32(positions[s.name] ?? -1), value = Int32(s.valueIndex ?? -1)
-            elements.append(element(TESS_ELEMENT_SLOT, slot, value, -1, s.frame))
-            for (i, text) in s.texts.enumerated() {
-                elements.append(element(
-                    TESS_ELEMENT_TEXT, slot, value, Int32(i), text.frame, text.byteRange, lines: text.lines.count,
-                    truncated: text.isTruncated))
-            }
-            for (i, box) in s.boxes.enumerated() { elements.append(element(TESS_ELEMENT_BOX, slot, value, Int32(i), box)) }
-        }
-        if let d = f.divider { elements.append(element(TESS_ELEMENT_DIVIDER, -1, -1, -1, d)) }
+        let elements = cFrames(f, positions: m.slotPositions[kind] ?? [:])
         cellWidth?.pointee = f.width
         cellHeight?.pointee = f.height
         try fits(elements.count, out.count, count, "frames")
         for (i, e) in elements.enumerated() { out[i] = e }
     }
+}
+
+/// The slot positions of kind `kind` by slot name (frames name slots).
+func slotPositions(_ profile: Profile, _ kind: UInt16) -> [String: Int] {
+    var byName: [String: Int] = [:]
+    if let k = profile.kinds.first(where: { $0.code == kind }) {
+        for (i, s) in k.slots.enumerated() { byName[s.name] = i }
+    }
+    return byName
+}
+
+/// A cell's frames as C elements, in order: each slot followed by its texts or boxes, the
+/// divider last.
+func cFrames(_ f: CellFrames, positions: [String: Int]) -> [tess_element_frame] {
+    var elements: [tess_element_frame] = []
+    func element(_ type: Int32, _ slot: Int32, _ value: Int32, _ item: Int32, _ r: CellRect,
+                 _ bytes: Range<Int> = 0..<0, lines: Int = 0, truncated: Bool = false) -> tess_element_frame {
+        tess_element_frame(
+            type: type, slot: slot, value_index: value, item: item, x: r.x, y: r.y, width: r.width, height: r.height,
+            byte_start: Int64(bytes.lowerBound), byte_end: Int64(bytes.upperBound), line_count: Int32(lines),
+            truncated: truncated ? 1 : 0)
+    }
+    for s in f.slots {
+        let slot = Int32(positions[s.name] ?? -1), value = Int32(s.valueIndex ?? -1)
+        elements.append(element(TESS_ELEMENT_SLOT, slot, value, -1, s.frame))
+        for (i, text) in s.texts.enumerated() {
+            elements.append(element(
+                TESS_ELEMENT_TEXT, slot, value, Int32(i), text.frame, text.byteRange, lines: text.lines.count,
+                truncated: text.isTruncated))
+        }
+        for (i, box) in s.boxes.enumerated() { elements.append(element(TESS_ELEMENT_BOX, slot, value, Int32(i), box)) }
+    }
+    if let d = f.divider { elements.append(element(TESS_ELEMENT_DIVIDER, -1, -1, -1, d)) }
+    return elements
 }

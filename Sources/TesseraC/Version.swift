@@ -33,6 +33,8 @@ public func tess_status_name(_ status: tess_status) -> UnsafePointer<CChar> {
     case TESS_ERROR_INVALID_ENVIRONMENT: cString("INVALID_ENVIRONMENT")
     case TESS_ERROR_NO_RESULT: cString("NO_RESULT")
     case TESS_ERROR_INTERNAL: cString("INTERNAL")
+    case TESS_ERROR_STALE_BATCH: cString("STALE_BATCH")
+    case TESS_ERROR_NOT_ALLOWED: cString("NOT_ALLOWED")
     default: cString("UNKNOWN")
     }
 }

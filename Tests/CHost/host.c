@@ -273,7 +273,9 @@ static void test_engine_model(void) {
             OK(tess_engine_invalidate_height(e, r, NULL), e);
             m.heights[r] = estimates[m.kinds[r]];
             m.flags[r] &= (uint16_t)~TESS_ROW_MEASURED;
-            uint16_t set = (uint16_t)(random_below(8) << 1), clear = (uint16_t)(TESS_ROW_HOST_SETTABLE & ~set);
+            /* Selection and unread only: since ABI version 2 one row at most is swiped open and
+             * scrolling it out of the viewport closes it (checked in test_profile_engine). */
+            uint16_t set = (uint16_t)(random_below(4) << 1), clear = (uint16_t)((TESS_ROW_SELECTED | TESS_ROW_UNREAD) & ~set);
             OK(tess_engine_update_flags(e, r, set, clear), e);
             m.flags[r] = (uint16_t)((m.flags[r] & ~clear) | set);
         } else { /* windows */
@@ -1396,8 +1398,1108 @@ static void test_profiles(void) {
 }
 
 /* ===================================================================================== */
+/* Profile-driven engine, snapshots, swipe / selection / unread (ABI version 2)           */
+/* ===================================================================================== */
+
+/* George rows in columns of 10 values (basicCell's count; shorter kinds leave the rest
+ * empty). */
+#define PE_SLOTS 10
+typedef struct pe_rows {
+    int64_t count, capacity, bytes, byte_capacity;
+    uint64_t *ids, *versions;
+    uint16_t *kinds;
+    uint8_t *unread;
+    char *utf8;
+    int64_t *offsets;
+} pe_rows;
+
+static void pe_add(pe_rows *r, uint64_t id, uint16_t kind, uint64_t version, const char *const values[PE_SLOTS]) {
+    if (r->count + 1 > r->capacity) {
+        r->capacity = r->capacity ? r->capacity * 2 : 64;
+        r->ids = realloc(r->ids, sizeof(uint64_t) * (size_t)r->capacity);
+        r->versions = realloc(r->versions, sizeof(uint64_t) * (size_t)r->capacity);
+        r->kinds = realloc(r->kinds, sizeof(uint16_t) * (size_t)r->capacity);
+        r->unread = realloc(r->unread, (size_t)r->capacity);
+        r->offsets = realloc(r->offsets, sizeof(int64_t) * (size_t)(r->capacity * PE_SLOTS + 1));
+    }
+    if (r->count == 0) r->offsets[0] = 0;
+    for (int s = 0; s < PE_SLOTS; s++) {
+        const char *v = values[s] ? values[s] : "";
+        int64_t n = (int64_t)strlen(v);
+        if (r->bytes + n > r->byte_capacity) {
+            r->byte_capacity = (r->bytes + n) * 2 + 256;
+            r->utf8 = realloc(r->utf8, (size_t)r->byte_capacity);
+        }
+        memcpy(r->utf8 + r->bytes, v, (size_t)n);
+        r->bytes += n;
+        r->offsets[r->count * PE_SLOTS + s + 1] = r->bytes;
+    }
+    r->ids[r->count] = id;
+    r->versions[r->count] = version;
+    r->kinds[r->count] = kind;
+    r->unread[r->count] = 0;
+    r->count++;
+}
+
+static tess_text_columns pe_text(const pe_rows *r) {
+    tess_text_columns t = {r->utf8, r->bytes, r->offsets, PE_SLOTS};
+    return t;
+}
+
+static tess_snapshot pe_snapshot(const pe_rows *r, const tess_text_columns *text) {
+    tess_snapshot s = {r->ids, r->kinds, r->versions, r->count, text, NULL, r->unread};
+    return s;
+}
+
+static void pe_free(pe_rows *r) {
+    free(r->ids);
+    free(r->versions);
+    free(r->kinds);
+    free(r->unread);
+    free(r->utf8);
+    free(r->offsets);
+    memset(r, 0, sizeof *r);
+}
+
+/* Kind codes of george.json used here. */
+static uint16_t pe_basic, pe_header, pe_single, pe_multi;
+
+/* Row `i` of group `g`: row 0 the sticky section header, then cells. Group 1 holds two
+ * single-selection and two multi-selection rows; every third basic cell is Profiles/README's
+ * example 7 (82 pt on iOS, 86 on Android with the stub), the others example 6 (44 / 48). */
+static void pe_group(pe_rows *r, uint64_t first_id, int g, int rows_per_group, uint64_t version) {
+    static char titles[64][16];
+    snprintf(titles[g % 64], sizeof titles[0], "Group %d", g);
+    const char *header[PE_SLOTS] = {0};
+    header[3] = titles[g % 64];
+    header[4] = "-12.40 EUR";
+    pe_add(r, first_id, pe_header, version, header);
+    for (int i = 1; i < rows_per_group; i++) {
+        const char *v[PE_SLOTS] = {0};
+        uint16_t kind = pe_basic;
+        if (g == 1 && i <= 2) {
+            kind = pe_single;
+            v[0] = i == 1 ? "One" : "Two";
+        } else if (g == 1 && i <= 4) {
+            kind = pe_multi;
+            v[0] = "Many";
+        } else if (i % 3 == 0) {
+            /* leadingIcon, label, subLine, chevron of example 7 at their value indexes */
+            v[0] = "1";
+            v[2] = "a\na";
+            v[3] = "x";
+            v[9] = "1";
+        } else {
+            v[2] = "x"; /* the label */
+        }
+        pe_add(r, first_id + (uint64_t)i, kind, version, v);
+    }
+}
+
+typedef struct pe_state {
+    snapshot s;
+    int64_t dirty;
+    tess_environment env;
+    uint64_t versions;
+} pe_state;
+
+static pe_state pe_take(tess_engine_t *e) {
+    pe_state p;
+    memset(&p, 0, sizeof p);
+    p.s = take_snapshot(e);
+    OK(tess_engine_dirty_count(e, &p.dirty), e);
+    OK(tess_engine_get_environment(e, &p.env), e);
+    p.versions = 7;
+    for (int64_t i = 0; i < p.s.count; i++) {
+        uint64_t v = 0;
+        OK(tess_engine_row_version(e, i, &v), e);
+        p.versions = (p.versions ^ v ^ (uint64_t)i) * 1099511628211ull;
+    }
+    return p;
+}
+
+static int pe_same(pe_state a, pe_state b) {
+    return same_snapshot(a.s, b.s) && a.dirty == b.dirty && a.versions == b.versions && a.env.width == b.env.width &&
+           a.env.platform == b.env.platform && a.env.edit_mode == b.env.edit_mode && a.env.font_scale == b.env.font_scale;
+}
+
+/* Heights of the rows through the cell measurer (the other API) in `env`, with its own
+ * stub text engine. */
+static double *pe_expected(tess_profile_t *george, const tess_environment *env, const pe_rows *r) {
+    stub_context stub = {0, 0};
+    tess_text_engine_t *text = NULL;
+    tess_measurer_t *m = NULL;
+    OK(tess_text_engine_create_with_callback(stub_measure, &stub, 0, NULL, &text), NULL);
+    OK(tess_measurer_create(george, env, text, &m), NULL);
+    tess_text_engine_destroy(text);
+    double *h = malloc(sizeof(double) * (size_t)(r->count + 1));
+    tess_text_columns t = pe_text(r);
+    OK(tess_measurer_heights(m, r->kinds, r->count, &t, h, r->count), m);
+    tess_measurer_destroy(m);
+    return h;
+}
+
+/* The engine's rows are `r` (ids, kinds, versions) with heights `h` (NULL: not checked),
+ * every row measured, offsets their prefix sums. */
+static void pe_check_rows(tess_engine_t *e, const pe_rows *r, const double *h) {
+    int64_t n = -1;
+    OK(tess_engine_row_count(e, &n), e);
+    CHECK(n == r->count);
+    double y = 0;
+    int bad = 0;
+    for (int64_t i = 0; i < r->count && i < n; i++) {
+        tess_row_info info;
+        uint64_t v = 0;
+        double top = -1;
+        OK(tess_engine_get_row(e, i, &info), e);
+        OK(tess_engine_row_version(e, i, &v), e);
+        OK(tess_engine_offset_of_row(e, i, &top), e);
+        if (info.id != r->ids[i] || info.kind != r->kinds[i] || v != r->versions[i] || top != y) bad++;
+        if (h && (info.height != h[i] || !(info.flags & TESS_ROW_MEASURED) || (info.flags & TESS_ROW_DIRTY))) bad++;
+        y += info.height;
+    }
+    CHECK(bad == 0);
+    double total = -1;
+    OK(tess_engine_total_height(e, &total), e);
+    CHECK(total == y);
+}
+
+/* The item window against the store rows, prefix sums, dividers and the sticky header. */
+static void pe_check_items(tess_engine_t *e, const pe_rows *r, double width) {
+    tess_visible_item items[256], sticky;
+    tess_visible_row rows[256];
+    int64_t n = 0, m = 0;
+    int32_t has = -1;
+    double scroll = 0, overscan = 0;
+    OK(tess_engine_get_scroll_offset(e, &scroll), e);
+    OK(tess_engine_get_overscan(e, &overscan), e);
+    OK(tess_engine_items(e, items, 256, &n, &sticky, &has), e);
+    OK(tess_engine_window(e, overscan, rows, 256, &m), e);
+    CHECK(n == m && n > 0);
+    int bad = 0;
+    for (int64_t i = 0; i < n && i < m; i++) {
+        if (items[i].row != rows[i].row || items[i].id != rows[i].id || items[i].y != rows[i].y ||
+            items[i].height != rows[i].height || items[i].kind != rows[i].kind || items[i].x != 0 ||
+            items[i].width != width || (items[i].flags & ~TESS_ROW_DIVIDER) != rows[i].flags)
+            bad++;
+        /* A cell draws its divider (George: iOS only) when the next row is a cell too. */
+        int64_t row = items[i].row;
+        int cell = r->kinds[row] != pe_header;
+        int next_cell = row + 1 < r->count && r->kinds[row + 1] != pe_header;
+        tess_environment env;
+        OK(tess_engine_get_environment(e, &env), e);
+        int want = env.platform == TESS_PLATFORM_IOS && cell && next_cell;
+        if (!!(items[i].flags & TESS_ROW_DIVIDER) != want) bad++;
+    }
+    CHECK(bad == 0);
+    /* The sticky header: the header of the group under the top, pinned at the top or
+     * pushed up by the group's end. */
+    int64_t top_row = -1;
+    double in_row = 0;
+    OK(tess_engine_row_at_offset(e, scroll, &top_row, &in_row), e);
+    int64_t h = top_row;
+    while (h > 0 && r->kinds[h] != pe_header) h--;
+    CHECK(has == 1 && sticky.row == h && sticky.id == r->ids[h] && sticky.kind == pe_header);
+    int64_t end = h + 1;
+    while (end < r->count && r->kinds[end] != pe_header) end++;
+    double end_y = 0, header_height = 0;
+    if (end < r->count) {
+        OK(tess_engine_offset_of_row(e, end, &end_y), e);
+    } else {
+        OK(tess_engine_total_height(e, &end_y), e);
+    }
+    tess_row_info hi;
+    OK(tess_engine_get_row(e, h, &hi), e);
+    header_height = hi.height;
+    double pinned = scroll < end_y - header_height ? scroll : end_y - header_height;
+    CHECK(sticky.y == pinned && sticky.height == header_height && sticky.width == width);
+    /* Too small a buffer reports the count needed; the engine is unchanged. */
+    int64_t needed = 0;
+    FAILS(tess_engine_items(e, items, n - 1, &needed, NULL, NULL), e, TESS_ERROR_BUFFER_TOO_SMALL, "items");
+    CHECK(needed == n);
+    FAILS(tess_engine_items(e, NULL, 0, &needed, NULL, NULL), e, TESS_ERROR_BUFFER_TOO_SMALL, "items");
+    CHECK(needed == n);
+}
+
+static int64_t pe_row_of(tess_engine_t *e, uint64_t id) {
+    int64_t row = -1;
+    OK(tess_engine_index_of(e, id, &row), e);
+    return row;
+}
+
+static uint16_t pe_flags(tess_engine_t *e, int64_t row) {
+    tess_row_info info;
+    memset(&info, 0, sizeof info);
+    OK(tess_engine_get_row(e, row, &info), e);
+    return info.flags;
+}
+
+/* The engine's batch equals the differ's on the same ids and versions (the kinds do not
+ * change here), and both forms re-apply the old list to the new one. */
+static void pe_check_batch(tess_batch_t *b, const pe_rows *old_rows, const pe_rows *new_rows) {
+    tess_differ_t *d = NULL;
+    OK(tess_differ_create(&d), NULL);
+    OK(tess_differ_diff(d, old_rows->ids, old_rows->versions, old_rows->count, new_rows->ids, new_rows->versions,
+                        new_rows->count, NULL),
+       d);
+    check_batch(d, old_rows->ids, old_rows->count, new_rows->ids, new_rows->count);
+    check_operations(d, old_rows->ids, old_rows->count, new_rows->ids, new_rows->count);
+    tess_diff_counts cb, cd;
+    OK(tess_batch_get_counts(b, &cb), b);
+    OK(tess_differ_get_counts(d, &cd), d);
+    CHECK(memcmp(&cb, &cd, sizeof cb) == 0);
+    int64_t *xb = malloc(sizeof(int64_t) * (size_t)(new_rows->count + old_rows->count + 1));
+    int64_t *xd = malloc(sizeof(int64_t) * (size_t)(new_rows->count + old_rows->count + 1));
+    for (int32_t which = TESS_DIFF_DELETES; which <= TESS_DIFF_UPDATED_NEW_INDEXES; which++) {
+        int64_t nb = -1, nd = -2;
+        OK(tess_batch_indexes(b, which, xb, new_rows->count + old_rows->count, &nb), b);
+        OK(tess_differ_indexes(d, which, xd, new_rows->count + old_rows->count, &nd), d);
+        CHECK(nb == nd && memcmp(xb, xd, sizeof(int64_t) * (size_t)nb) == 0);
+    }
+    tess_diff_move mb[512], md[512];
+    int64_t nb = -1, nd = -2;
+    OK(tess_batch_moves(b, mb, 512, &nb), b);
+    OK(tess_differ_moves(d, md, 512, &nd), d);
+    CHECK(nb == nd && memcmp(mb, md, sizeof(tess_diff_move) * (size_t)nb) == 0);
+    tess_diff_operation ob[1024], od[1024];
+    OK(tess_batch_operations(b, ob, 1024, &nb), b);
+    OK(tess_differ_operations(d, od, 1024, &nd), d);
+    CHECK(nb == nd && memcmp(ob, od, sizeof(tess_diff_operation) * (size_t)nb) == 0);
+    if (cb.operations > 0) {
+        FAILS(tess_batch_operations(b, ob, cb.operations - 1, &nb), b, TESS_ERROR_BUFFER_TOO_SMALL, "operations");
+        CHECK(nb == cb.operations);
+    }
+    free(xb);
+    free(xd);
+    tess_differ_destroy(d);
+}
+
+static void test_profile_engine(void) {
+    char path[1024];
+    snprintf(path, sizeof path, "%s/Profiles/george.json", repo);
+    tess_profile_t *george = NULL;
+    OK(tess_profile_load_path(path, (int64_t)strlen(path), NULL, 0, &george), NULL);
+    tess_kind_info k;
+    OK(tess_profile_kind_info(george, kind_index(george, "basicCell"), &k), george);
+    pe_basic = k.code;
+    OK(tess_profile_kind_info(george, kind_index(george, "sectionHeader"), &k), george);
+    pe_header = k.code;
+    CHECK(k.sticky == 1);
+    OK(tess_profile_kind_info(george, kind_index(george, "singleSelectionLeading"), &k), george);
+    pe_single = k.code;
+    OK(tess_profile_kind_info(george, kind_index(george, "multiSelectionLeading"), &k), george);
+    pe_multi = k.code;
+
+    stub_context stub = {0, 0};
+    tess_text_engine_t *text = NULL;
+    OK(tess_text_engine_create_with_callback(stub_measure, &stub, 0, NULL, &text), NULL);
+    tess_environment ios = {375, TESS_PLATFORM_IOS, 0, 1};
+    tess_engine_t *e = NULL, *bad = NULL;
+    OK(tess_engine_create_with_profile(george, &ios, NULL, 600, 100, text, &e), NULL);
+    tess_text_engine_destroy(text); /* the engine keeps its own reference */
+    int32_t has = -1;
+    OK(tess_engine_has_profile(e, &has), e);
+    CHECK(has == 1);
+
+    /* 100 groups of 20 rows in one call, all dirty at their estimates. */
+    enum { GROUPS = 100, PER = 20 };
+    pe_rows rows = {0};
+    for (int g = 0; g < GROUPS; g++) pe_group(&rows, 1000 + (uint64_t)g * 100, g, PER, 1);
+    tess_text_columns t = pe_text(&rows);
+    double y = -1;
+    OK(tess_engine_append_rows(e, rows.ids, rows.kinds, rows.versions, rows.count, &t, &y), e);
+    CHECK(y == 0);
+    int64_t dirty = -1;
+    OK(tess_engine_dirty_count(e, &dirty), e);
+    CHECK(dirty == GROUPS * PER);
+    double total = 0, estimated = 0;
+    for (int64_t i = 0; i < rows.count; i++) {
+        tess_kind_info ki;
+        OK(tess_profile_kind_info(george, kind_index(george, rows.kinds[i] == pe_header ? "sectionHeader"
+                                                          : rows.kinds[i] == pe_basic ? "basicCell"
+                                                          : rows.kinds[i] == pe_single ? "singleSelectionLeading"
+                                                                                       : "multiSelectionLeading"),
+                                  &ki),
+           george);
+        estimated += ki.estimated_height_ios;
+    }
+    OK(tess_engine_total_height(e, &total), e);
+    CHECK(total == estimated);
+    CHECK(pe_flags(e, 0) & TESS_ROW_DIRTY);
+
+    /* A budget of 10 rows measures the visible rows first (top down). */
+    tess_measure_progress p;
+    OK(tess_engine_measure(e, TESS_BUDGET_ROWS, 10, &p), e);
+    CHECK(p.measured == 10 && p.remaining == GROUPS * PER - 10 && p.scroll_offset == 0);
+    double *want = pe_expected(george, &ios, &rows);
+    int bad_rows = 0;
+    for (int64_t i = 0; i < 10; i++) {
+        tess_row_info info;
+        OK(tess_engine_get_row(e, i, &info), e);
+        if (info.height != want[i] || !(info.flags & TESS_ROW_MEASURED) || (info.flags & TESS_ROW_DIRTY)) bad_rows++;
+    }
+    CHECK(bad_rows == 0);
+    CHECK(pe_flags(e, 10) & TESS_ROW_DIRTY);
+    /* Hand-computed heights (Profiles/README.md examples 6 and 7, iOS). */
+    CHECK(want[1] == 44 && want[3] == 82 && want[6] == 82 && want[4] == 44);
+    /* A zero time budget measures nothing. */
+    OK(tess_engine_measure(e, TESS_BUDGET_NANOSECONDS, 0, &p), e);
+    CHECK(p.measured == 0 && p.remaining == GROUPS * PER - 10);
+    OK(tess_engine_measure_all(e, 2, &y), e);
+    OK(tess_engine_dirty_count(e, &dirty), e);
+    CHECK(dirty == 0);
+    pe_check_rows(e, &rows, want);
+    OK(tess_engine_measure(e, TESS_BUDGET_ROWS, 100, &p), e);
+    CHECK(p.measured == 0 && p.remaining == 0);
+
+    /* Windows: at the top, inside a group, and where the group's end pushes its header up. */
+    pe_check_items(e, &rows, 375);
+    double group3 = 0, group4 = 0;
+    OK(tess_engine_offset_of_row(e, 3 * PER, &group3), e);
+    OK(tess_engine_offset_of_row(e, 4 * PER, &group4), e);
+    OK(tess_engine_scroll_to(e, group3 + 30, &y), e);
+    pe_check_items(e, &rows, 375);
+    OK(tess_engine_scroll_to(e, group4 - 10, &y), e);
+    pe_check_items(e, &rows, 375);
+    tess_visible_item sticky;
+    tess_visible_item items[128];
+    int64_t n = 0;
+    OK(tess_engine_items(e, items, 128, &n, &sticky, &has), e);
+    CHECK(has == 1 && sticky.row == 3 * PER && sticky.y < group4 - 10);
+    OK(tess_engine_scroll_to(e, 0, &y), e);
+
+    /* Element frames of a stored row: example 7 on iOS. */
+    tess_element_frame frames[32];
+    double cw = 0, ch = 0;
+    OK(tess_engine_row_frames(e, 3, frames, 32, &n, &cw, &ch), e);
+    CHECK(cw == 375 && ch == 82);
+    int64_t basic_kind = kind_index(george, "basicCell");
+    int64_t label = slot_position(george, basic_kind, "label");
+    CHECK(FRAME_IS(find_slot(frames, n, label), 56, 8, 279, 44));
+    CHECK(FRAME_IS(find_slot(frames, n, slot_position(george, basic_kind, "chevron")), 351, 34.5, 8, 13));
+    CHECK(n > 0 && frames[n - 1].type == TESS_ELEMENT_DIVIDER && FRAME_IS(&frames[n - 1], 56, 82, 319, 0));
+    int64_t needed = 0;
+    FAILS(tess_engine_row_frames(e, 3, frames, 1, &needed, NULL, NULL), e, TESS_ERROR_BUFFER_TOO_SMALL, "frames");
+    CHECK(needed == n);
+    FAILS(tess_engine_row_frames(e, -1, frames, 32, &n, NULL, NULL), e, TESS_ERROR_OUT_OF_RANGE, "row -1");
+    FAILS(tess_engine_row_frames(e, rows.count, frames, 32, &n, NULL, NULL), e, TESS_ERROR_OUT_OF_RANGE, "row");
+    FAILS(tess_engine_row_frames(e, 3, NULL, 32, &n, NULL, NULL), e, TESS_ERROR_NULL_ARGUMENT, "frames");
+    FAILS(tess_engine_row_frames(e, 3, frames, 32, NULL, NULL, NULL), e, TESS_ERROR_NULL_ARGUMENT, "count");
+
+    /* Cache statistics: the stub was asked and the caches served lookups. */
+    tess_text_statistics st;
+    OK(tess_engine_get_statistics(e, &st), e);
+    CHECK(st.segments.hits + st.segments.misses + st.segments.bypasses > 0 && st.line_breaks.budget > 0);
+    CHECK(stub.calls > 0);
+
+    /* The environment: width class, width, platform, font scale, edit mode. */
+    char wc[32];
+    int64_t len = 0;
+    OK(tess_engine_width_class(e, wc, sizeof wc, &len), e);
+    CHECK(len == 7 && memcmp(wc, "compact", 7) == 0);
+    FAILS(tess_engine_width_class(e, wc, 3, &len), e, TESS_ERROR_BUFFER_TOO_SMALL, "buffer");
+    CHECK(len == 7);
+    OK(tess_engine_set_width(e, 700, &y), e);
+    OK(tess_engine_width_class(e, wc, sizeof wc, &len), e);
+    CHECK(len == 7 && memcmp(wc, "regular", 7) == 0);
+    OK(tess_engine_dirty_count(e, &dirty), e);
+    CHECK(dirty > 0);
+    OK(tess_engine_measure_all(e, 1, &y), e);
+    tess_environment wide = {700, TESS_PLATFORM_IOS, 0, 1};
+    double *want_wide = pe_expected(george, &wide, &rows);
+    pe_check_rows(e, &rows, want_wide);
+    pe_check_items(e, &rows, 700);
+    free(want_wide);
+    OK(tess_engine_set_width(e, 375, &y), e);
+    OK(tess_engine_set_platform(e, TESS_PLATFORM_ANDROID, &y), e);
+    OK(tess_engine_dirty_count(e, &dirty), e);
+    CHECK(dirty > 0);
+    OK(tess_engine_measure_all(e, 2, &y), e);
+    tess_environment android = {375, TESS_PLATFORM_ANDROID, 0, 1};
+    double *want_android = pe_expected(george, &android, &rows);
+    CHECK(want_android[1] == 48 && want_android[3] == 86); /* examples 6 and 7 on Android */
+    pe_check_rows(e, &rows, want_android);
+    pe_check_items(e, &rows, 375);
+    free(want_android);
+    OK(tess_engine_set_platform(e, TESS_PLATFORM_IOS, &y), e);
+    OK(tess_engine_set_font_scale(e, 2, &y), e);
+    OK(tess_engine_measure(e, TESS_BUDGET_ROWS, 1 << 20, &p), e);
+    CHECK(p.remaining == 0);
+    tess_environment big = {375, TESS_PLATFORM_IOS, 0, 2};
+    double *want_big = pe_expected(george, &big, &rows);
+    pe_check_rows(e, &rows, want_big);
+    free(want_big);
+    OK(tess_engine_set_font_scale(e, 1, &y), e);
+    tess_environment got;
+    OK(tess_engine_set_environment(e, &ios, &y), e);
+    OK(tess_engine_get_environment(e, &got), e);
+    CHECK(got.width == 375 && got.platform == TESS_PLATFORM_IOS && got.edit_mode == 0 && got.font_scale == 1);
+    OK(tess_engine_measure_all(e, 1, &y), e);
+    pe_check_rows(e, &rows, want);
+    tess_parameters none = {NULL, 0, NULL, NULL, 0};
+    OK(tess_engine_set_parameters(e, &none, &y), e);
+    double overscan = -1;
+    OK(tess_engine_set_overscan(e, 50), e);
+    OK(tess_engine_get_overscan(e, &overscan), e);
+    CHECK(overscan == 50);
+
+    /* Bad input: each fails with its status and a message naming the argument, and the
+     * engine stays as it was. */
+    pe_state before = pe_take(e);
+    const double nan = NAN, inf = INFINITY;
+    FAILS(tess_engine_set_width(e, nan, &y), e, TESS_ERROR_INVALID_ENVIRONMENT, "width");
+    FAILS(tess_engine_set_width(e, inf, &y), e, TESS_ERROR_INVALID_ENVIRONMENT, "width");
+    FAILS(tess_engine_set_width(e, -5, &y), e, TESS_ERROR_INVALID_ENVIRONMENT, "width");
+    FAILS(tess_engine_set_width(e, 2e6, &y), e, TESS_ERROR_INVALID_ENVIRONMENT, "width");
+    FAILS(tess_engine_set_font_scale(e, nan, &y), e, TESS_ERROR_INVALID_ENVIRONMENT, "fontScale");
+    FAILS(tess_engine_set_font_scale(e, 0, &y), e, TESS_ERROR_INVALID_ENVIRONMENT, "fontScale");
+    FAILS(tess_engine_set_platform(e, 7, &y), e, TESS_ERROR_INVALID_ARGUMENT, "platform 7");
+    FAILS(tess_engine_set_edit_mode(e, 2, &y), e, TESS_ERROR_INVALID_ARGUMENT, "edit_mode 2");
+    tess_environment bad_env = {375, TESS_PLATFORM_IOS, -1, 1};
+    FAILS(tess_engine_set_environment(e, &bad_env, &y), e, TESS_ERROR_INVALID_ARGUMENT, "edit_mode");
+    FAILS(tess_engine_set_environment(e, NULL, &y), e, TESS_ERROR_NULL_ARGUMENT, "environment");
+    int64_t name_offsets[3] = {0, 7, 50};
+    int64_t values[2] = {3, 4};
+    tess_parameters unknown = {"noSuchP", 7, name_offsets, values, 1};
+    FAILS(tess_engine_set_parameters(e, &unknown, &y), e, TESS_ERROR_INVALID_ENVIRONMENT, "noSuchP");
+    tess_parameters past = {"noSuchP", 7, name_offsets, values, 2};
+    FAILS(tess_engine_set_parameters(e, &past, &y), e, TESS_ERROR_INVALID_TEXT_OFFSETS, "name_offsets[1]");
+    tess_parameters invalid = {"\xff\xfe", 2, name_offsets, values, 1};
+    name_offsets[1] = 2;
+    FAILS(tess_engine_set_parameters(e, &invalid, &y), e, TESS_ERROR_INVALID_UTF8, "name 0");
+    name_offsets[1] = 7;
+    tess_parameters null_names = {NULL, 7, name_offsets, values, 1};
+    FAILS(tess_engine_set_parameters(e, &null_names, &y), e, TESS_ERROR_NULL_ARGUMENT, "names_utf8");
+    tess_parameters negative = {"x", 1, name_offsets, values, -1};
+    FAILS(tess_engine_set_parameters(e, &negative, &y), e, TESS_ERROR_INVALID_ARGUMENT, "parameters.count");
+    FAILS(tess_engine_set_parameters(e, NULL, &y), e, TESS_ERROR_NULL_ARGUMENT, "parameters");
+    FAILS(tess_engine_set_overscan(e, nan), e, TESS_ERROR_INVALID_ARGUMENT, "overscan");
+    FAILS(tess_engine_set_overscan(e, -1), e, TESS_ERROR_INVALID_ARGUMENT, "overscan");
+    FAILS(tess_engine_measure(e, 5, 10, &p), e, TESS_ERROR_INVALID_ARGUMENT, "budget_kind 5");
+    FAILS(tess_engine_measure(e, TESS_BUDGET_ROWS, -1, &p), e, TESS_ERROR_INVALID_ARGUMENT, "budget -1");
+    FAILS(tess_engine_measure_all(e, 0, &y), e, TESS_ERROR_INVALID_ARGUMENT, "threads 0");
+    FAILS(tess_engine_measure_all(e, 257, &y), e, TESS_ERROR_INVALID_ARGUMENT, "threads 257");
+    FAILS(tess_engine_dirty_count(e, NULL), e, TESS_ERROR_NULL_ARGUMENT, "count");
+    FAILS(tess_engine_get_statistics(e, NULL), e, TESS_ERROR_NULL_ARGUMENT, "out");
+    FAILS(tess_engine_get_environment(e, NULL), e, TESS_ERROR_NULL_ARGUMENT, "out");
+    FAILS(tess_engine_items(e, items, 128, NULL, NULL, NULL), e, TESS_ERROR_NULL_ARGUMENT, "count");
+    FAILS(tess_engine_items(e, NULL, 128, &n, NULL, NULL), e, TESS_ERROR_NULL_ARGUMENT, "items");
+    FAILS(tess_engine_items(e, items, -1, &n, NULL, NULL), e, TESS_ERROR_INVALID_ARGUMENT, "capacity");
+    FAILS(tess_engine_width_class(e, NULL, 4, &len), e, TESS_ERROR_NULL_ARGUMENT, "buffer");
+    FAILS(tess_engine_row_version(e, rows.count, &before.versions), e, TESS_ERROR_OUT_OF_RANGE, "row");
+    FAILS(tess_engine_row_version(e, 0, NULL), e, TESS_ERROR_NULL_ARGUMENT, "version");
+    /* Rows: duplicates, unknown kinds, broken rules, bad text, heights, ranges. */
+    pe_rows extra = {0};
+    pe_group(&extra, 900000, 5, 4, 1);
+    tess_text_columns et = pe_text(&extra);
+    uint64_t saved = extra.ids[2];
+    extra.ids[2] = rows.ids[7];
+    FAILS(tess_engine_append_rows(e, extra.ids, extra.kinds, extra.versions, extra.count, &et, &y), e,
+          TESS_ERROR_DUPLICATE_ID, "rows");
+    extra.ids[2] = extra.ids[1];
+    FAILS(tess_engine_insert_rows(e, 20, extra.ids, extra.kinds, extra.versions, extra.count, &et, &y), e,
+          TESS_ERROR_DUPLICATE_ID, "rows");
+    extra.ids[2] = saved;
+    extra.kinds[1] = 999;
+    FAILS(tess_engine_append_rows(e, extra.ids, extra.kinds, extra.versions, extra.count, &et, &y), e,
+          TESS_ERROR_UNKNOWN_KIND, "999");
+    extra.kinds[1] = pe_basic;
+    int64_t label_start = extra.offsets[1 * PE_SLOTS + 2];
+    extra.offsets[1 * PE_SLOTS + 3] = label_start; /* basic row 1 loses its required label */
+    FAILS(tess_engine_append_rows(e, extra.ids, extra.kinds, extra.versions, extra.count, &et, &y), e,
+          TESS_ERROR_RULE_VIOLATION, "label");
+    extra.offsets[1 * PE_SLOTS + 3] = label_start + 1;
+    extra.utf8[label_start] = (char)0xff;
+    FAILS(tess_engine_append_rows(e, extra.ids, extra.kinds, extra.versions, extra.count, &et, &y), e,
+          TESS_ERROR_INVALID_UTF8, "UTF-8");
+    extra.utf8[label_start] = 'x';
+    et.byte_count = 3; /* offsets now point past the buffer */
+    FAILS(tess_engine_append_rows(e, extra.ids, extra.kinds, extra.versions, extra.count, &et, &y), e,
+          TESS_ERROR_INVALID_TEXT_OFFSETS, "text");
+    et = pe_text(&extra);
+    uint16_t lone_kinds[2] = {pe_header, pe_single};
+    uint64_t lone_ids[2] = {800001, 800002};
+    const char lone_utf8[] = "HOne";
+    int64_t lone_offsets[2 * PE_SLOTS + 1] = {0, 0, 0, 0, 1, 1, 1, 1, 1, 1, 1, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2};
+    lone_offsets[PE_SLOTS + 1] = 4; /* the single-selection row's label "One" */
+    for (int s = PE_SLOTS + 2; s <= 2 * PE_SLOTS; s++) lone_offsets[s] = 4;
+    tess_text_columns lone = {lone_utf8, 4, lone_offsets, PE_SLOTS};
+    FAILS(tess_engine_append_rows(e, lone_ids, lone_kinds, NULL, 2, &lone, &y), e, TESS_ERROR_RULE_VIOLATION,
+          "rows");
+    FAILS(tess_engine_append_rows(e, extra.ids, extra.kinds, extra.versions, -1, &et, &y), e,
+          TESS_ERROR_INVALID_ARGUMENT, "count -1");
+    FAILS(tess_engine_append_rows(e, NULL, extra.kinds, extra.versions, extra.count, &et, &y), e,
+          TESS_ERROR_NULL_ARGUMENT, "ids");
+    FAILS(tess_engine_append_rows(e, extra.ids, NULL, extra.versions, extra.count, &et, &y), e,
+          TESS_ERROR_NULL_ARGUMENT, "kinds");
+    FAILS(tess_engine_insert_rows(e, -1, extra.ids, extra.kinds, extra.versions, extra.count, &et, &y), e,
+          TESS_ERROR_OUT_OF_RANGE, "index -1");
+    FAILS(tess_engine_insert_rows(e, rows.count + 1, extra.ids, extra.kinds, extra.versions, extra.count, &et, &y), e,
+          TESS_ERROR_OUT_OF_RANGE, "index");
+    double heights[4] = {50, 50, 50, 50};
+    FAILS(tess_engine_append(e, extra.ids, extra.kinds, heights, extra.count, &et, &y), e, TESS_ERROR_INVALID_ARGUMENT,
+          "heights");
+    FAILS(tess_engine_set_heights(e, 0, heights, 1, &y), e, TESS_ERROR_INVALID_ARGUMENT, "setHeight");
+    /* A section of group 2 removed alone would leave the selection rows of group 1 fine,
+     * but removing one of group 1's two single-selection rows breaks the group rule. */
+    FAILS(tess_engine_remove(e, PER + 1, 1, &y), e, TESS_ERROR_RULE_VIOLATION, "");
+    pe_state after = pe_take(e);
+    CHECK(pe_same(before, after));
+
+    /* A host callback answering NaN while measuring: the call fails and stores nothing. */
+    const char *nan_row[PE_SLOTS] = {0};
+    nan_row[2] = "N";
+    pe_rows poison = {0};
+    pe_add(&poison, 700001, pe_basic, 1, nan_row);
+    tess_text_columns pt = pe_text(&poison);
+    OK(tess_engine_insert_rows(e, 1, poison.ids, poison.kinds, poison.versions, 1, &pt, &y), e);
+    before = pe_take(e);
+    stub.mode = 1;
+    FAILS(tess_engine_measure(e, TESS_BUDGET_ROWS, 100, &p), e, TESS_ERROR_CALLBACK, "measure callback");
+    CHECK(pe_same(before, pe_take(e)));
+    FAILS(tess_engine_measure_all(e, 2, &y), e, TESS_ERROR_CALLBACK, "measure callback");
+    CHECK(pe_same(before, pe_take(e)));
+    FAILS(tess_engine_row_frames(e, 1, frames, 32, &n, NULL, NULL), e, TESS_ERROR_CALLBACK, "measure callback");
+    stub.mode = 0;
+    OK(tess_engine_measure_all(e, 2, &y), e);
+    tess_row_info info;
+    OK(tess_engine_get_row(e, 1, &info), e);
+    CHECK(info.height == 44 && (info.flags & TESS_ROW_MEASURED));
+    OK(tess_engine_remove(e, 1, 1, &y), e);
+    pe_check_rows(e, &rows, want);
+    pe_free(&poison);
+
+    /* Calls that need a profile, on a store-driven engine. */
+    tess_engine_t *plain = NULL;
+    OK(tess_engine_create(estimates, 3, 500, &plain), NULL);
+    OK(tess_engine_has_profile(plain, &has), plain);
+    CHECK(has == 0);
+    FAILS(tess_engine_set_width(plain, 300, &y), plain, TESS_ERROR_INVALID_ARGUMENT, "profile");
+    FAILS(tess_engine_get_environment(plain, &got), plain, TESS_ERROR_INVALID_ARGUMENT, "profile");
+    FAILS(tess_engine_row_frames(plain, 0, frames, 32, &n, NULL, NULL), plain, TESS_ERROR_INVALID_ARGUMENT, "profile");
+    FAILS(tess_engine_measure(plain, TESS_BUDGET_ROWS, 1, &p), plain, TESS_ERROR_INVALID_ARGUMENT, "profile");
+    FAILS(tess_engine_get_statistics(plain, &st), plain, TESS_ERROR_INVALID_ARGUMENT, "profile");
+    OK(tess_engine_dirty_count(plain, &dirty), plain);
+    CHECK(dirty == 0);
+
+    /* Creation errors: the thread's message names the argument. */
+    FAILS(tess_engine_create_with_profile(NULL, &ios, NULL, 600, 100, NULL, &bad), NULL, TESS_ERROR_NULL_ARGUMENT,
+          "profile");
+    FAILS(tess_engine_create_with_profile(george, NULL, NULL, 600, 100, NULL, &bad), NULL, TESS_ERROR_NULL_ARGUMENT,
+          "environment");
+    FAILS(tess_engine_create_with_profile(george, &ios, NULL, 600, 100, NULL, NULL), NULL, TESS_ERROR_NULL_ARGUMENT,
+          "out");
+    FAILS(tess_engine_create_with_profile(george, &ios, NULL, nan, 100, NULL, &bad), NULL, TESS_ERROR_INVALID_ARGUMENT,
+          "viewport");
+    FAILS(tess_engine_create_with_profile(george, &ios, NULL, 600, -inf, NULL, &bad), NULL,
+          TESS_ERROR_INVALID_ARGUMENT, "overscan");
+    tess_environment wrong = {inf, TESS_PLATFORM_IOS, 0, 1};
+    FAILS(tess_engine_create_with_profile(george, &wrong, NULL, 600, 100, NULL, &bad), NULL,
+          TESS_ERROR_INVALID_ENVIRONMENT, "width");
+    wrong.width = 375;
+    wrong.platform = 3;
+    FAILS(tess_engine_create_with_profile(george, &wrong, NULL, 600, 100, NULL, &bad), NULL,
+          TESS_ERROR_INVALID_ARGUMENT, "platform");
+    FAILS(tess_engine_create_with_profile(george, &ios, &unknown, 600, 100, NULL, &bad), NULL,
+          TESS_ERROR_INVALID_ENVIRONMENT, "noSuchP");
+    CHECK(bad == NULL);
+    /* NULL handles. */
+    FAILS(tess_engine_has_profile(NULL, &has), NULL, TESS_ERROR_NULL_ARGUMENT, "engine");
+    FAILS(tess_engine_append_rows(NULL, NULL, NULL, NULL, 0, NULL, NULL), NULL, TESS_ERROR_NULL_ARGUMENT, "engine");
+    FAILS(tess_engine_insert_rows(NULL, 0, NULL, NULL, NULL, 0, NULL, NULL), NULL, TESS_ERROR_NULL_ARGUMENT, "engine");
+    FAILS(tess_engine_row_version(NULL, 0, &before.versions), NULL, TESS_ERROR_NULL_ARGUMENT, "engine");
+    FAILS(tess_engine_get_environment(NULL, &got), NULL, TESS_ERROR_NULL_ARGUMENT, "engine");
+    FAILS(tess_engine_set_environment(NULL, &ios, NULL), NULL, TESS_ERROR_NULL_ARGUMENT, "engine");
+    FAILS(tess_engine_set_width(NULL, 1, NULL), NULL, TESS_ERROR_NULL_ARGUMENT, "engine");
+    FAILS(tess_engine_set_edit_mode(NULL, 1, NULL), NULL, TESS_ERROR_NULL_ARGUMENT, "engine");
+    FAILS(tess_engine_set_font_scale(NULL, 1, NULL), NULL, TESS_ERROR_NULL_ARGUMENT, "engine");
+    FAILS(tess_engine_set_platform(NULL, 0, NULL), NULL, TESS_ERROR_NULL_ARGUMENT, "engine");
+    FAILS(tess_engine_set_parameters(NULL, &none, NULL), NULL, TESS_ERROR_NULL_ARGUMENT, "engine");
+    FAILS(tess_engine_width_class(NULL, wc, 32, &len), NULL, TESS_ERROR_NULL_ARGUMENT, "engine");
+    FAILS(tess_engine_set_overscan(NULL, 1), NULL, TESS_ERROR_NULL_ARGUMENT, "engine");
+    FAILS(tess_engine_get_overscan(NULL, &overscan), NULL, TESS_ERROR_NULL_ARGUMENT, "engine");
+    FAILS(tess_engine_dirty_count(NULL, &dirty), NULL, TESS_ERROR_NULL_ARGUMENT, "engine");
+    FAILS(tess_engine_measure(NULL, 0, 1, NULL), NULL, TESS_ERROR_NULL_ARGUMENT, "engine");
+    FAILS(tess_engine_measure_all(NULL, 1, NULL), NULL, TESS_ERROR_NULL_ARGUMENT, "engine");
+    FAILS(tess_engine_get_statistics(NULL, &st), NULL, TESS_ERROR_NULL_ARGUMENT, "engine");
+    FAILS(tess_engine_items(NULL, items, 1, &n, NULL, NULL), NULL, TESS_ERROR_NULL_ARGUMENT, "engine");
+    FAILS(tess_engine_row_frames(NULL, 0, frames, 1, &n, NULL, NULL), NULL, TESS_ERROR_NULL_ARGUMENT, "engine");
+
+    /* ---- Snapshots: prepare, read both forms, apply; the anchor row stays still. ---- */
+    tess_batch_t *b = NULL, *b2 = NULL;
+    OK(tess_batch_create(&b), NULL);
+    OK(tess_batch_create(&b2), NULL);
+    int32_t prepared = -1;
+    OK(tess_batch_is_prepared(b, &prepared), b);
+    CHECK(prepared == 0);
+    tess_diff_counts counts;
+    FAILS(tess_batch_get_counts(b, &counts), b, TESS_ERROR_NO_RESULT, "batch");
+    FAILS(tess_engine_apply_prepared(e, b, &y), e, TESS_ERROR_NO_RESULT, "prepared");
+    /* Scroll into group 10 and note the anchor. */
+    double g10 = 0;
+    OK(tess_engine_offset_of_row(e, 10 * PER + 4, &g10), e);
+    OK(tess_engine_scroll_to(e, g10 + 5, &y), e);
+    uint64_t anchor_id = 0;
+    double anchor_in = 0;
+    OK(tess_engine_get_anchor(e, &has, &anchor_id, &anchor_in), e);
+    CHECK(has == 1 && anchor_id == rows.ids[10 * PER + 4] && anchor_in == 5);
+    /* The new list: group 3 deleted, a new group before group 5, groups 7 and 8 swapped,
+     * every cell of group 6 with a new version (content change), unread new rows. */
+    pe_rows next = {0};
+    for (int g = 0; g < GROUPS; g++) {
+        if (g == 3) continue;
+        if (g == 5) {
+            int64_t first = next.count;
+            pe_group(&next, 500000, 5, PER, 1);
+            for (int64_t i = first; i < next.count; i++) next.unread[i] = 1;
+        }
+        int src = g == 7 ? 8 : g == 8 ? 7 : g;
+        pe_group(&next, 1000 + (uint64_t)src * 100, src, PER, src == 6 ? 2 : 1);
+    }
+    /* (Group 6 keeps its text: a new version alone makes an update.) */
+    tess_text_columns nt = pe_text(&next);
+    tess_snapshot snap = pe_snapshot(&next, &nt);
+    OK(tess_engine_prepare(e, &snap, b), e);
+    OK(tess_batch_is_prepared(b, &prepared), b);
+    CHECK(prepared == 1);
+    pe_check_batch(b, &rows, &next);
+    OK(tess_batch_get_counts(b, &counts), b);
+    CHECK(counts.deletes == PER && counts.inserts == PER && counts.updates == PER && counts.moves > 0);
+    double anchor_top = 0;
+    OK(tess_engine_apply_prepared(e, b, &y), e);
+    OK(tess_batch_is_prepared(b, &prepared), b);
+    CHECK(prepared == 0);
+    pe_check_rows(e, &next, NULL);
+    OK(tess_engine_offset_of_row(e, pe_row_of(e, anchor_id), &anchor_top), e);
+    CHECK(y == anchor_top + 5); /* the anchor row is where it was seen */
+    double scroll_now = 0;
+    OK(tess_engine_get_scroll_offset(e, &scroll_now), e);
+    CHECK(scroll_now == y);
+    OK(tess_engine_dirty_count(e, &dirty), e);
+    CHECK(dirty == 2 * PER); /* the inserted group and group 6 (header version changed too) */
+    CHECK((pe_flags(e, pe_row_of(e, 500001)) & (TESS_ROW_UNREAD | TESS_ROW_DIRTY)) == (TESS_ROW_UNREAD | TESS_ROW_DIRTY));
+    CHECK(!(pe_flags(e, pe_row_of(e, 1000 + 7 * 100 + 1)) & TESS_ROW_DIRTY)); /* moved rows keep their height */
+    FAILS(tess_engine_apply_prepared(e, b, &y), e, TESS_ERROR_NO_RESULT, "prepared");
+    OK(tess_engine_measure_all(e, 2, &y), e);
+    double *want_next = pe_expected(george, &ios, &next);
+    pe_check_rows(e, &next, want_next);
+    free(want_next);
+    /* A stale batch: prepared, then the rows change. */
+    OK(tess_engine_prepare(e, &snap, b2), e);
+    OK(tess_engine_insert_rows(e, 0, extra.ids, extra.kinds, extra.versions, extra.count, &et, &y), e);
+    before = pe_take(e);
+    FAILS(tess_engine_apply_prepared(e, b2, &y), e, TESS_ERROR_STALE_BATCH, "changed");
+    CHECK(pe_same(before, pe_take(e)));
+    /* Another engine's batch. */
+    tess_engine_t *other = NULL;
+    OK(tess_engine_create_with_profile(george, &ios, NULL, 600, 100, NULL, &other), NULL);
+    OK(tess_engine_prepare(other, &snap, b2), other);
+    FAILS(tess_engine_apply_prepared(e, b2, &y), e, TESS_ERROR_STALE_BATCH, "another list");
+    CHECK(pe_same(before, pe_take(e)));
+    /* Applied in one call: the extra group goes again; the batch records it. */
+    OK(tess_engine_apply(e, &snap, b, &y), e);
+    OK(tess_batch_get_counts(b, &counts), b);
+    CHECK(counts.deletes == extra.count && counts.inserts == 0 && counts.updates == 0 && counts.old_count == next.count + extra.count);
+    int64_t del[8];
+    OK(tess_batch_indexes(b, TESS_DIFF_DELETES, del, 8, &n), b);
+    CHECK(n == 4 && del[0] == 0 && del[3] == 3);
+    pe_check_rows(e, &next, NULL);
+    OK(tess_engine_apply(e, &snap, NULL, &y), e); /* the same snapshot: an empty batch */
+    /* Snapshot bad input. */
+    before = pe_take(e);
+    uint64_t keep = next.ids[5];
+    next.ids[5] = next.ids[9];
+    FAILS(tess_engine_apply(e, &snap, b, &y), e, TESS_ERROR_DUPLICATE_ID, "");
+    FAILS(tess_engine_prepare(e, &snap, b), e, TESS_ERROR_DUPLICATE_ID, "");
+    next.ids[5] = keep;
+    next.versions[5] = 99;
+    next.kinds[5] = 999;
+    FAILS(tess_engine_apply(e, &snap, b, &y), e, TESS_ERROR_UNKNOWN_KIND, "999");
+    next.kinds[5] = pe_basic;
+    int64_t l5 = next.offsets[5 * PE_SLOTS + 2];
+    int64_t l5_end = next.offsets[5 * PE_SLOTS + 3];
+    next.offsets[5 * PE_SLOTS + 3] = l5; /* an updated row without its required label */
+    FAILS(tess_engine_apply(e, &snap, b, &y), e, TESS_ERROR_RULE_VIOLATION, "label");
+    next.offsets[5 * PE_SLOTS + 3] = l5_end;
+    next.utf8[l5] = (char)0xc0;
+    FAILS(tess_engine_apply(e, &snap, b, &y), e, TESS_ERROR_INVALID_UTF8, "");
+    next.utf8[l5] = 'x';
+    next.unread[0] = 2;
+    FAILS(tess_engine_apply(e, &snap, b, &y), e, TESS_ERROR_INVALID_ARGUMENT, "unread[0]");
+    next.unread[0] = 0;
+    double snap_heights[1] = {10};
+    tess_snapshot with_heights = snap;
+    with_heights.heights = snap_heights;
+    with_heights.count = 1;
+    tess_text_columns one_text = nt;
+    with_heights.text = &one_text;
+    FAILS(tess_engine_apply(e, &with_heights, b, &y), e, TESS_ERROR_INVALID_ARGUMENT, "heights");
+    tess_snapshot broken = snap;
+    broken.count = -3;
+    FAILS(tess_engine_apply(e, &broken, b, &y), e, TESS_ERROR_INVALID_ARGUMENT, "snapshot.count");
+    broken = snap;
+    broken.ids = NULL;
+    FAILS(tess_engine_apply(e, &broken, b, &y), e, TESS_ERROR_NULL_ARGUMENT, "snapshot.ids");
+    broken = snap;
+    broken.versions = NULL;
+    FAILS(tess_engine_prepare(e, &broken, b), e, TESS_ERROR_NULL_ARGUMENT, "snapshot.versions");
+    tess_text_columns short_text = nt;
+    short_text.byte_count = 2;
+    broken = snap;
+    broken.text = &short_text;
+    FAILS(tess_engine_apply(e, &broken, b, &y), e, TESS_ERROR_INVALID_TEXT_OFFSETS, "");
+    next.versions[5] = 1;
+    /* Group rules: a snapshot leaving one single-selection row in group 1. */
+    broken = snap;
+    uint64_t *fewer = malloc(sizeof(uint64_t) * (size_t)next.count);
+    uint16_t *fewer_kinds = malloc(sizeof(uint16_t) * (size_t)next.count);
+    uint64_t *fewer_versions = malloc(sizeof(uint64_t) * (size_t)next.count);
+    int64_t fc = 0;
+    for (int64_t i = 0; i < next.count; i++) {
+        if (i == PER + 2) continue;
+        fewer[fc] = next.ids[i];
+        fewer_kinds[fc] = next.kinds[i];
+        fewer_versions[fc++] = next.versions[i];
+    }
+    tess_snapshot rule = {fewer, fewer_kinds, fewer_versions, fc, NULL, NULL, NULL};
+    FAILS(tess_engine_apply(e, &rule, b, &y), e, TESS_ERROR_RULE_VIOLATION, "");
+    FAILS(tess_engine_apply(e, NULL, b, &y), e, TESS_ERROR_NULL_ARGUMENT, "snapshot");
+    FAILS(tess_engine_prepare(e, &snap, NULL), e, TESS_ERROR_NULL_ARGUMENT, "batch");
+    FAILS(tess_engine_apply_prepared(e, NULL, &y), e, TESS_ERROR_NULL_ARGUMENT, "batch");
+    CHECK(pe_same(before, pe_take(e)));
+    FAILS(tess_batch_indexes(b, 9, del, 8, &n), b, TESS_ERROR_INVALID_ARGUMENT, "which 9");
+    FAILS(tess_batch_indexes(b, TESS_DIFF_DELETES, NULL, 8, &n), b, TESS_ERROR_NULL_ARGUMENT, "indexes");
+    FAILS(tess_batch_moves(b, NULL, 3, &n), b, TESS_ERROR_NULL_ARGUMENT, "moves");
+    FAILS(tess_batch_operations(b, NULL, 0, NULL), b, TESS_ERROR_NULL_ARGUMENT, "count");
+    FAILS(tess_batch_get_counts(b, NULL), b, TESS_ERROR_NULL_ARGUMENT, "out");
+    FAILS(tess_batch_is_prepared(b, NULL), b, TESS_ERROR_NULL_ARGUMENT, "out");
+    FAILS(tess_batch_create(NULL), NULL, TESS_ERROR_NULL_ARGUMENT, "out");
+    FAILS(tess_batch_get_counts(NULL, &counts), NULL, TESS_ERROR_NULL_ARGUMENT, "batch");
+    FAILS(tess_batch_indexes(NULL, 0, del, 8, &n), NULL, TESS_ERROR_NULL_ARGUMENT, "batch");
+    FAILS(tess_batch_moves(NULL, NULL, 0, &n), NULL, TESS_ERROR_NULL_ARGUMENT, "batch");
+    FAILS(tess_batch_operations(NULL, NULL, 0, &n), NULL, TESS_ERROR_NULL_ARGUMENT, "batch");
+    FAILS(tess_batch_is_prepared(NULL, &prepared), NULL, TESS_ERROR_NULL_ARGUMENT, "batch");
+    FAILS(tess_engine_prepare(NULL, &snap, b), NULL, TESS_ERROR_NULL_ARGUMENT, "engine");
+    FAILS(tess_engine_apply(NULL, &snap, b, &y), NULL, TESS_ERROR_NULL_ARGUMENT, "engine");
+    FAILS(tess_engine_apply_prepared(NULL, b, &y), NULL, TESS_ERROR_NULL_ARGUMENT, "engine");
+    free(fewer);
+    free(fewer_kinds);
+    free(fewer_versions);
+
+    /* ---- Swipe ---- */
+    OK(tess_engine_scroll_to(e, 0, &y), e);
+    int64_t changed = -1;
+    tess_row_reference refs[8];
+    uint64_t cell_a = next.ids[1], cell_b = next.ids[2];
+    OK(tess_engine_swipe(e, cell_a, TESS_SWIPE_TRAILING, 80, &changed), e);
+    CHECK(changed == 1 && (pe_flags(e, 1) & TESS_ROW_SWIPE_OPEN));
+    OK(tess_engine_changed_rows(e, refs, 8, &n), e);
+    CHECK(n == 1 && refs[0].id == cell_a && refs[0].row == 1);
+    int32_t open = -1, edge = -1;
+    uint64_t open_id = 0;
+    double open_width = 0;
+    OK(tess_engine_get_swipe(e, &open, &open_id, &edge, &open_width), e);
+    CHECK(open == 1 && open_id == cell_a && edge == TESS_SWIPE_TRAILING && open_width == 80);
+    OK(tess_engine_swipe(e, cell_b, TESS_SWIPE_LEADING, 60, &changed), e);
+    CHECK(changed == 2 && !(pe_flags(e, 1) & TESS_ROW_SWIPE_OPEN) && (pe_flags(e, 2) & TESS_ROW_SWIPE_OPEN));
+    OK(tess_engine_changed_rows(e, refs, 8, &n), e);
+    CHECK(n == 2 && refs[0].id == cell_a && refs[1].id == cell_b);
+    FAILS(tess_engine_changed_rows(e, refs, 1, &n), e, TESS_ERROR_BUFFER_TOO_SMALL, "rows");
+    CHECK(n == 2);
+    before = pe_take(e);
+    FAILS(tess_engine_swipe(e, next.ids[0], TESS_SWIPE_TRAILING, 80, &changed), e, TESS_ERROR_NOT_ALLOWED, "header");
+    FAILS(tess_engine_swipe(e, 424242, TESS_SWIPE_TRAILING, 80, &changed), e, TESS_ERROR_UNKNOWN_ID, "424242");
+    FAILS(tess_engine_swipe(e, cell_a, TESS_SWIPE_TRAILING, nan, &changed), e, TESS_ERROR_INVALID_ARGUMENT, "nan");
+    FAILS(tess_engine_swipe(e, cell_a, TESS_SWIPE_TRAILING, 0, &changed), e, TESS_ERROR_INVALID_ARGUMENT, "");
+    FAILS(tess_engine_swipe(e, cell_a, TESS_SWIPE_TRAILING, 400, &changed), e, TESS_ERROR_INVALID_ARGUMENT, "400");
+    FAILS(tess_engine_swipe(e, cell_a, 9, 80, &changed), e, TESS_ERROR_INVALID_ARGUMENT, "edge 9");
+    FAILS(tess_engine_commit_swipe(e, 424242, b, &y), e, TESS_ERROR_UNKNOWN_ID, "424242");
+    FAILS(tess_engine_commit_swipe(e, next.ids[PER + 1], b, &y), e, TESS_ERROR_RULE_VIOLATION, "");
+    FAILS(tess_engine_get_swipe(e, NULL, NULL, NULL, NULL), e, TESS_ERROR_NULL_ARGUMENT, "is_open");
+    FAILS(tess_engine_changed_rows(e, NULL, 2, &n), e, TESS_ERROR_NULL_ARGUMENT, "rows");
+    CHECK(pe_same(before, pe_take(e)));
+    /* A full swipe deletes the row through the batch pipeline; the rows above stay. */
+    double top2 = 0;
+    OK(tess_engine_scroll_to(e, 300, &y), e);
+    int64_t first_visible = -1;
+    OK(tess_engine_row_at_offset(e, 300, &first_visible, NULL), e);
+    uint64_t visible_id = 0;
+    OK(tess_engine_get_anchor(e, &has, &visible_id, &anchor_in), e);
+    int64_t victim = first_visible + 2;
+    while (next.kinds[victim] != pe_basic) victim++;
+    uint64_t victim_id = next.ids[victim];
+    OK(tess_engine_offset_of_row(e, first_visible, &top2), e);
+    OK(tess_engine_commit_swipe(e, victim_id, b, &y), e);
+    CHECK(y == 300);
+    OK(tess_batch_get_counts(b, &counts), b);
+    CHECK(counts.deletes == 1 && counts.inserts == 0 && counts.old_count == next.count);
+    OK(tess_batch_indexes(b, TESS_DIFF_DELETES, del, 8, &n), b);
+    CHECK(n == 1 && del[0] == victim);
+    tess_diff_operation op;
+    OK(tess_batch_operations(b, &op, 1, &n), b);
+    CHECK(n == 1 && op.type == TESS_OP_REMOVE && op.a == victim && op.b == 1);
+    int64_t gone = 0;
+    FAILS(tess_engine_index_of(e, victim_id, &gone), e, TESS_ERROR_UNKNOWN_ID, "");
+    OK(tess_engine_row_count(e, &n), e);
+    CHECK(n == next.count - 1);
+    OK(tess_engine_get_swipe(e, &open, &open_id, &edge, &open_width), e);
+    CHECK(open == 0); /* cell_b scrolled out of the viewport and closed */
+    /* the model follows */
+    memmove(next.ids + victim, next.ids + victim + 1, sizeof(uint64_t) * (size_t)(next.count - victim - 1));
+    memmove(next.kinds + victim, next.kinds + victim + 1, sizeof(uint16_t) * (size_t)(next.count - victim - 1));
+    memmove(next.versions + victim, next.versions + victim + 1, sizeof(uint64_t) * (size_t)(next.count - victim - 1));
+    next.count--;
+    pe_check_rows(e, &next, NULL);
+    OK(tess_engine_close_swipe(e, &changed), e);
+    CHECK(changed == 0);
+
+    /* ---- Selection (edit mode, selectable kinds) ---- */
+    /* Group 1's selection rows (ids 1101, 1102 single; 1103, 1104 multiple). */
+    uint64_t one = 1101, two = 1102, m1 = 1103, m2 = 1104;
+    int64_t one_row = pe_row_of(e, one), two_row = pe_row_of(e, two);
+    CHECK(two_row == one_row + 1);
+    FAILS(tess_engine_select(e, one, &changed), e, TESS_ERROR_NOT_ALLOWED, "edit mode");
+    OK(tess_engine_set_edit_mode(e, 1, &y), e);
+    FAILS(tess_engine_swipe(e, cell_a, TESS_SWIPE_TRAILING, 80, &changed), e, TESS_ERROR_NOT_ALLOWED, "edit mode");
+    FAILS(tess_engine_select(e, next.ids[5], &changed), e, TESS_ERROR_NOT_ALLOWED, "not selectable");
+    FAILS(tess_engine_select(e, 424242, &changed), e, TESS_ERROR_UNKNOWN_ID, "424242");
+    FAILS(tess_engine_deselect(e, 424242, &changed), e, TESS_ERROR_UNKNOWN_ID, "424242");
+    OK(tess_engine_select(e, one, &changed), e);
+    CHECK(changed == 1 && (pe_flags(e, one_row) & TESS_ROW_SELECTED));
+    OK(tess_engine_select(e, two, &changed), e); /* single selection: `one` is deselected */
+    CHECK(changed == 2 && !(pe_flags(e, one_row) & TESS_ROW_SELECTED) && (pe_flags(e, two_row) & TESS_ROW_SELECTED));
+    uint64_t sel[8];
+    OK(tess_engine_selection(e, sel, 8, &n), e);
+    CHECK(n == 1 && sel[0] == two);
+    uint64_t three[3] = {m2, two, m1};
+    OK(tess_engine_set_selection(e, three, 3, &changed), e);
+    CHECK(changed == 2);
+    OK(tess_engine_selection(e, sel, 8, &n), e);
+    CHECK(n == 3 && sel[0] == two && sel[1] == m1 && sel[2] == m2); /* row order */
+    FAILS(tess_engine_selection(e, sel, 2, &n), e, TESS_ERROR_BUFFER_TOO_SMALL, "ids");
+    CHECK(n == 3);
+    before = pe_take(e);
+    uint64_t both[2] = {one, two};
+    FAILS(tess_engine_set_selection(e, both, 2, &changed), e, TESS_ERROR_RULE_VIOLATION, "");
+    uint64_t unknown_ids[2] = {m1, 424242};
+    FAILS(tess_engine_set_selection(e, unknown_ids, 2, &changed), e, TESS_ERROR_UNKNOWN_ID, "424242");
+    FAILS(tess_engine_set_selection(e, NULL, 2, &changed), e, TESS_ERROR_NULL_ARGUMENT, "ids");
+    FAILS(tess_engine_set_selection(e, both, -2, &changed), e, TESS_ERROR_INVALID_ARGUMENT, "count -2");
+    CHECK(pe_same(before, pe_take(e)));
+    OK(tess_engine_deselect(e, m1, &changed), e);
+    CHECK(changed == 1);
+    OK(tess_engine_deselect(e, m1, &changed), e);
+    CHECK(changed == 0);
+    OK(tess_engine_clear_selection(e, &changed), e);
+    CHECK(changed == 2);
+    OK(tess_engine_selection(e, NULL, 0, &n), e);
+    CHECK(n == 0);
+    OK(tess_engine_set_edit_mode(e, 0, &y), e);
+
+    /* ---- Unread ---- */
+    int64_t new_group = pe_row_of(e, 500000);
+    OK(tess_engine_mark_viewed(e, new_group, 5, &changed), e);
+    CHECK(changed == 5 && !(pe_flags(e, new_group + 4) & TESS_ROW_UNREAD) && (pe_flags(e, new_group + 5) & TESS_ROW_UNREAD));
+    OK(tess_engine_changed_rows(e, refs, 8, &n), e);
+    CHECK(n == 5 && refs[0].row == new_group && refs[0].id == 500000);
+    OK(tess_engine_mark_viewed(e, new_group, 5, &changed), e);
+    CHECK(changed == 0);
+    double at = 0;
+    OK(tess_engine_offset_of_row(e, new_group + 5, &at), e);
+    OK(tess_engine_scroll_to(e, at, &y), e);
+    OK(tess_engine_mark_visible_viewed(e, &changed), e);
+    CHECK(changed > 0 && !(pe_flags(e, new_group + 5) & TESS_ROW_UNREAD));
+    before = pe_take(e);
+    FAILS(tess_engine_mark_viewed(e, -1, 2, &changed), e, TESS_ERROR_OUT_OF_RANGE, "rows -1");
+    FAILS(tess_engine_mark_viewed(e, 0, -2, &changed), e, TESS_ERROR_INVALID_ARGUMENT, "count -2");
+    FAILS(tess_engine_mark_viewed(e, next.count - 1, 2, &changed), e, TESS_ERROR_OUT_OF_RANGE, "out of bounds");
+    CHECK(pe_same(before, pe_take(e)));
+    /* NULL handles of the interaction calls. */
+    FAILS(tess_engine_changed_rows(NULL, refs, 8, &n), NULL, TESS_ERROR_NULL_ARGUMENT, "engine");
+    FAILS(tess_engine_swipe(NULL, 1, 0, 1, NULL), NULL, TESS_ERROR_NULL_ARGUMENT, "engine");
+    FAILS(tess_engine_close_swipe(NULL, NULL), NULL, TESS_ERROR_NULL_ARGUMENT, "engine");
+    FAILS(tess_engine_get_swipe(NULL, &open, NULL, NULL, NULL), NULL, TESS_ERROR_NULL_ARGUMENT, "engine");
+    FAILS(tess_engine_commit_swipe(NULL, 1, NULL, NULL), NULL, TESS_ERROR_NULL_ARGUMENT, "engine");
+    FAILS(tess_engine_select(NULL, 1, NULL), NULL, TESS_ERROR_NULL_ARGUMENT, "engine");
+    FAILS(tess_engine_deselect(NULL, 1, NULL), NULL, TESS_ERROR_NULL_ARGUMENT, "engine");
+    FAILS(tess_engine_set_selection(NULL, NULL, 0, NULL), NULL, TESS_ERROR_NULL_ARGUMENT, "engine");
+    FAILS(tess_engine_clear_selection(NULL, NULL), NULL, TESS_ERROR_NULL_ARGUMENT, "engine");
+    FAILS(tess_engine_selection(NULL, sel, 8, &n), NULL, TESS_ERROR_NULL_ARGUMENT, "engine");
+    FAILS(tess_engine_mark_viewed(NULL, 0, 0, NULL), NULL, TESS_ERROR_NULL_ARGUMENT, "engine");
+    FAILS(tess_engine_mark_visible_viewed(NULL, NULL), NULL, TESS_ERROR_NULL_ARGUMENT, "engine");
+    /* Selection needs a profile; swipe works on a store-driven engine. */
+    uint64_t pids[2] = {1, 2};
+    uint16_t pkinds[2] = {0, 1};
+    OK(tess_engine_append_rows(plain, pids, pkinds, NULL, 2, NULL, &y), plain);
+    FAILS(tess_engine_select(plain, 1, &changed), plain, TESS_ERROR_INVALID_ARGUMENT, "profile");
+    OK(tess_engine_swipe(plain, 2, TESS_SWIPE_TRAILING, 1000, &changed), plain);
+    OK(tess_engine_commit_swipe(plain, 2, NULL, &y), plain);
+    OK(tess_engine_row_count(plain, &n), plain);
+    CHECK(n == 1);
+
+    /* ---- Content updates in place, by id ---- */
+    int64_t target = -1;
+    for (int64_t r = 0; r < next.count && target < 0; r++) {
+        char label[16];
+        int64_t llen = 0;
+        if (next.kinds[r] != pe_basic) continue;
+        OK(tess_engine_row_text(e, r, 2, label, sizeof label, &llen), e);
+        if (llen == 1 && label[0] == 'x' && !(pe_flags(e, r) & TESS_ROW_SWIPE_OPEN)) target = r;
+    }
+    CHECK(target > 0);
+    uint64_t target_id = next.ids[target];
+    tess_row_info old_info;
+    OK(tess_engine_get_row(e, target, &old_info), e);
+    CHECK(old_info.height == 44);
+    const char *seven[PE_SLOTS] = {"1", NULL, "a\na", "x", NULL, NULL, NULL, NULL, NULL, "1"};
+    pe_rows upd = {0};
+    pe_add(&upd, target_id, pe_basic, 9, seven);
+    tess_text_columns ut = pe_text(&upd);
+    tess_snapshot now = {next.ids, next.kinds, next.versions, next.count, NULL, NULL, NULL};
+    OK(tess_engine_prepare(e, &now, b2), e); /* made stale by the update below */
+    OK(tess_engine_update_rows(e, upd.ids, upd.versions, 1, &ut, &y), e);
+    uint64_t version = 0;
+    OK(tess_engine_row_version(e, target, &version), e);
+    tess_row_info new_info;
+    OK(tess_engine_get_row(e, target, &new_info), e);
+    CHECK(version == 9 && new_info.id == target_id && new_info.kind == pe_basic && new_info.height == 44 &&
+          (new_info.flags & TESS_ROW_DIRTY));
+    OK(tess_engine_dirty_count(e, &dirty), e);
+    CHECK(dirty == 1);
+    OK(tess_engine_measure(e, TESS_BUDGET_ROWS, 10, &p), e);
+    OK(tess_engine_get_row(e, target, &new_info), e);
+    CHECK(p.measured == 1 && new_info.height == 82 && !(new_info.flags & TESS_ROW_DIRTY)); /* example 7 */
+    char got_label[16];
+    OK(tess_engine_row_text(e, target, 2, got_label, sizeof got_label, &len), e);
+    CHECK(len == 3 && memcmp(got_label, "a\na", 3) == 0);
+    FAILS(tess_engine_apply_prepared(e, b2, &y), e, TESS_ERROR_STALE_BATCH, "changed");
+    /* Bad input: unknown and repeated ids, broken rules, bad text; nothing changes. */
+    before = pe_take(e);
+    uint64_t two_ids[2] = {target_id, target_id}, two_versions[2] = {3, 4};
+    FAILS(tess_engine_update_rows(e, two_ids, two_versions, 2, NULL, &y), e, TESS_ERROR_DUPLICATE_ID, "");
+    uint64_t missing_id = 424242;
+    FAILS(tess_engine_update_rows(e, &missing_id, two_versions, 1, &ut, &y), e, TESS_ERROR_UNKNOWN_ID, "424242");
+    FAILS(tess_engine_update_rows(e, upd.ids, two_versions, 1, NULL, &y), e, TESS_ERROR_RULE_VIOLATION, "label");
+    int64_t lstart = upd.offsets[2];
+    upd.offsets[3] = lstart; /* the label emptied: its bytes join the sub-line */
+    FAILS(tess_engine_update_rows(e, upd.ids, upd.versions, 1, &ut, &y), e, TESS_ERROR_RULE_VIOLATION, "label");
+    upd.offsets[3] = lstart + 3;
+    upd.utf8[lstart] = (char)0xed; /* a surrogate's lead byte */
+    FAILS(tess_engine_update_rows(e, upd.ids, upd.versions, 1, &ut, &y), e, TESS_ERROR_INVALID_UTF8, "");
+    upd.utf8[lstart] = 'a';
+    ut.byte_count = 2;
+    FAILS(tess_engine_update_rows(e, upd.ids, upd.versions, 1, &ut, &y), e, TESS_ERROR_INVALID_TEXT_OFFSETS, "");
+    ut = pe_text(&upd);
+    FAILS(tess_engine_update_rows(e, upd.ids, NULL, 1, &ut, &y), e, TESS_ERROR_NULL_ARGUMENT, "versions");
+    FAILS(tess_engine_update_rows(e, NULL, upd.versions, 1, &ut, &y), e, TESS_ERROR_NULL_ARGUMENT, "ids");
+    FAILS(tess_engine_update_rows(e, upd.ids, upd.versions, -1, &ut, &y), e, TESS_ERROR_INVALID_ARGUMENT, "count -1");
+    FAILS(tess_engine_update_rows(NULL, upd.ids, upd.versions, 1, &ut, &y), NULL, TESS_ERROR_NULL_ARGUMENT, "engine");
+    CHECK(pe_same(before, pe_take(e)));
+    OK(tess_engine_update_rows(e, NULL, NULL, 0, NULL, &y), e);
+    CHECK(pe_same(before, pe_take(e)));
+    /* A store-driven engine: the updated row returns to its kind's estimate. */
+    double measured_height = 61.5;
+    OK(tess_engine_set_heights(plain, 0, &measured_height, 1, &y), plain);
+    const char plain_utf8[] = "new";
+    int64_t plain_offsets[2] = {0, 3};
+    tess_text_columns plain_text = {plain_utf8, 3, plain_offsets, 1};
+    uint64_t plain_id = 1, plain_version = 5;
+    OK(tess_engine_update_rows(plain, &plain_id, &plain_version, 1, &plain_text, &y), plain);
+    OK(tess_engine_get_row(plain, 0, &new_info), plain);
+    OK(tess_engine_row_version(plain, 0, &version), plain);
+    OK(tess_engine_row_text(plain, 0, 0, got_label, sizeof got_label, &len), plain);
+    CHECK(new_info.height == estimates[0] && !(new_info.flags & TESS_ROW_MEASURED) && version == 5 && len == 3 &&
+          memcmp(got_label, "new", 3) == 0);
+    pe_free(&upd);
+
+    tess_batch_destroy(b);
+    tess_batch_destroy(b2);
+    tess_batch_destroy(NULL);
+    tess_engine_destroy(other);
+    tess_engine_destroy(plain);
+    tess_engine_destroy(e);
+    tess_profile_destroy(george);
+    free(want);
+    pe_free(&rows);
+    pe_free(&next);
+    pe_free(&extra);
+}
+
+/* ===================================================================================== */
 /* Benchmark mode: the 1M-row append and window queries through the C ABI                 */
 /* ===================================================================================== */
+
+/* The JNI host's profile-driven session through the C ABI, timed the same way: `rows`
+ * George rows (a sectionHeader every 50, basic cells labelled "Payment <id>", 5 values) on
+ * Android at 360 pt appended in one call, measured on two threads, then item windows after
+ * a scroll, at scrolling and at random offsets. */
+static int bench_profiled(int64_t rows) {
+    char path[1024];
+    snprintf(path, sizeof path, "%s/Profiles/george.json", repo);
+    tess_profile_t *george = NULL;
+    OK(tess_profile_load_path(path, (int64_t)strlen(path), NULL, 0, &george), NULL);
+    uint64_t *ids = malloc(sizeof(uint64_t) * (size_t)rows), *versions = malloc(sizeof(uint64_t) * (size_t)rows);
+    uint16_t *kinds = malloc(sizeof(uint16_t) * (size_t)rows);
+    int64_t *offsets = malloc(sizeof(int64_t) * (size_t)(rows * 5 + 1));
+    char *utf8 = malloc((size_t)rows * 24);
+    int64_t at = 0;
+    offsets[0] = 0;
+    for (int64_t i = 0; i < rows; i++) {
+        ids[i] = 7 * (uint64_t)i + 5;
+        versions[i] = 1;
+        kinds[i] = i % 50 == 0 ? 13 : 1;
+        for (int slot = 0; slot < 5; slot++) {
+            if (kinds[i] == 13 && slot == 3) at += sprintf(utf8 + at, "Day %llu", (unsigned long long)ids[i]);
+            if (kinds[i] == 1 && slot == 2) at += sprintf(utf8 + at, "Payment %llu", (unsigned long long)ids[i]);
+            offsets[i * 5 + slot + 1] = at;
+        }
+    }
+    tess_text_columns text = {utf8, at, offsets, 5};
+    tess_environment android = {360, TESS_PLATFORM_ANDROID, 0, 1};
+    tess_engine_t *e = NULL;
+    OK(tess_engine_create_with_profile(george, &android, NULL, 800, 250, NULL, &e), NULL);
+    double t0 = now_seconds();
+    OK(tess_engine_append_rows(e, ids, kinds, versions, rows, &text, NULL), e);
+    double append = now_seconds() - t0;
+    t0 = now_seconds();
+    OK(tess_engine_measure_all(e, 2, NULL), e);
+    double measure = now_seconds() - t0;
+    double total = 0, y = 0;
+    OK(tess_engine_total_height(e, &total), e);
+    tess_visible_item items[512], sticky;
+    int32_t has = 0;
+    int64_t n = 0, sum = 0, queries = 100000;
+    double best_scroll = 1e9, best_random = 1e9;
+    for (int round = 0; round < 5; round++) {
+        t0 = now_seconds();
+        for (int64_t q = 0; q < queries; q++) {
+            tess_engine_scroll_to(e, fmod((double)q * 37.5, total - 800), &y);
+            tess_engine_items(e, items, 512, &n, &sticky, &has);
+            sum += n;
+        }
+        double t = (now_seconds() - t0) / (double)queries;
+        if (t < best_scroll) best_scroll = t;
+        t0 = now_seconds();
+        for (int64_t q = 0; q < queries; q++) {
+            tess_engine_scroll_to(e, (double)random_below((int64_t)(total - 800)), &y);
+            tess_engine_items(e, items, 512, &n, &sticky, &has);
+            sum += n;
+        }
+        t = (now_seconds() - t0) / (double)queries;
+        if (t < best_random) best_random = t;
+    }
+    printf("{\"suite\": \"c-abi-profiled\", \"rows\": %lld, \"append_ms\": %.1f, \"measure_all_2_threads_ms\": %.1f, "
+           "\"items_scroll_ns\": %.1f, \"items_random_ns\": %.1f, \"checksum\": %lld}\n",
+           (long long)rows, append * 1e3, measure * 1e3, best_scroll * 1e9, best_random * 1e9, (long long)sum);
+    tess_engine_destroy(e);
+    tess_profile_destroy(george);
+    free(ids);
+    free(versions);
+    free(kinds);
+    free(offsets);
+    free(utf8);
+    return failures ? 1 : 0;
+}
 
 static int bench(int64_t rows) {
     uint64_t *ids = malloc(sizeof(uint64_t) * (size_t)rows);
@@ -1448,7 +2550,7 @@ static int bench(int64_t rows) {
     free(ids);
     free(kinds);
     free(heights);
-    return failures ? 1 : 0;
+    return bench_profiled(rows) || failures ? 1 : 0;
 }
 
 int main(int argc, char **argv) {
@@ -1460,6 +2562,7 @@ int main(int argc, char **argv) {
     test_diff();
     test_text();
     test_profiles();
+    test_profile_engine();
     printf("c-host: %d checks, %d failed\n", checks, failures);
     return failures ? 1 : 0;
 }

@@ -3,7 +3,8 @@
  *
  * A session builds its own engine (20,000 rows with text, inserts, removals, measured
  * heights, 2,000 windows), text engine and measurer (sharing one font and one profile with
- * the other session: both are immutable and shareable), and differ, and folds every answer
+ * the other session: both are immutable and shareable), a differ, and a profile-driven
+ * engine over the shared profile (measured, windows, a snapshot, a full swipe), and folds every answer
  * into a digest. Sessions 1 and 2 run sequentially, then together on two threads started
  * at a barrier, several times; the digests must match. Each thread also fails a call
  * without a handle and must read its own message from tess_last_error(NULL), whatever the
@@ -193,6 +194,70 @@ static void *session(void *argument) {
     int64_t n_ops = 0;
     MUST(tess_differ_operations(df, ops, ROWS * 2, &n_ops), df);
     mix(&d, ops, sizeof(tess_diff_operation) * (size_t)n_ops);
+
+    /* A profile-driven engine over the shared profile (ABI version 2): George rows, measured
+     * (a budget, then the rest on this thread), windows of items, a snapshot applied, a swipe
+     * committed, a selection in edit mode. */
+    {
+        enum { PROWS = 600, SLOTS = 10 };
+        static _Thread_local uint64_t pids[PROWS], pversions[PROWS];
+        static _Thread_local uint16_t pkinds[PROWS];
+        static _Thread_local char putf8[PROWS * 16];
+        static _Thread_local int64_t poffsets[PROWS * SLOTS + 1];
+        int64_t at = 0;
+        poffsets[0] = 0;
+        for (int i = 0; i < PROWS; i++) {
+            pids[i] = (uint64_t)a->seed * 100000 + (uint64_t)i;
+            pkinds[i] = i % 12 == 0 ? 13 : 1; /* george.json: sectionHeader, basicCell */
+            pversions[i] = 1;
+            for (int slot = 0; slot < SLOTS; slot++) {
+                if ((pkinds[i] == 13 && slot == 3) || (pkinds[i] == 1 && slot == 2))
+                    at += snprintf(putf8 + at, 16, "w%d %llu", a->seed, (unsigned long long)(NEXT() % 100000));
+                poffsets[i * SLOTS + slot + 1] = at;
+            }
+        }
+        tess_environment env = {a->seed == 1 ? 375 : 360, a->seed == 1 ? TESS_PLATFORM_IOS : TESS_PLATFORM_ANDROID, 0, 1};
+        tess_engine_t *pe = NULL;
+        MUST(tess_engine_create_with_profile(profile, &env, NULL, 700, 100, NULL, &pe), NULL);
+        tess_text_columns ptext = {putf8, at, poffsets, SLOTS};
+        double y = 0;
+        MUST(tess_engine_append_rows(pe, pids, pkinds, pversions, PROWS, &ptext, &y), pe);
+        tess_measure_progress progress;
+        MUST(tess_engine_measure(pe, TESS_BUDGET_ROWS, 50, &progress), pe);
+        mix(&d, &progress, sizeof progress);
+        MUST(tess_engine_measure_all(pe, 1, &y), pe);
+        static _Thread_local tess_visible_item items[128];
+        tess_visible_item sticky;
+        int32_t has = 0;
+        int64_t n = 0;
+        for (int w = 0; w < 200; w++) {
+            MUST(tess_engine_scroll_to(pe, (double)(NEXT() % 20000), &y), pe);
+            MUST(tess_engine_items(pe, items, 128, &n, &sticky, &has), pe);
+            mix(&d, items, sizeof(tess_visible_item) * (size_t)n);
+            mix(&d, &sticky, sizeof sticky);
+        }
+        for (int i = 0; i < PROWS; i++)
+            if (pkinds[i] == 1 && NEXT() % 7 == 0) pversions[i] = 2;
+        tess_batch_t *b = NULL;
+        MUST(tess_batch_create(&b), NULL);
+        tess_snapshot snap = {pids, pkinds, pversions, PROWS - 5, &ptext, NULL, NULL};
+        MUST(tess_engine_apply(pe, &snap, b, &y), pe);
+        mix_double(&d, y);
+        tess_diff_counts c2;
+        MUST(tess_batch_get_counts(b, &c2), b);
+        mix(&d, &c2, sizeof c2);
+        MUST(tess_engine_measure_all(pe, 1, &y), pe);
+        int64_t changed = 0;
+        MUST(tess_engine_scroll_to(pe, 0, &y), pe);
+        MUST(tess_engine_swipe(pe, pids[3], TESS_SWIPE_TRAILING, 80, &changed), pe);
+        MUST(tess_engine_commit_swipe(pe, pids[3], b, &y), pe);
+        mix_double(&d, y);
+        double total = 0;
+        MUST(tess_engine_total_height(pe, &total), pe);
+        mix_double(&d, total);
+        tess_batch_destroy(b);
+        tess_engine_destroy(pe);
+    }
 
     /* The message of this thread's failure is still this thread's. */
     const char *message = tess_last_error(NULL);

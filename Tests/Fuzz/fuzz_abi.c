@@ -104,7 +104,7 @@ static void *array(input *in, int64_t n, size_t size, int null_percent) {
 
 /* The status is known; a failure has a message that names a tess_ function. */
 static void checked(tess_status s, const void *handle) {
-    CHECK(s >= TESS_OK && s <= TESS_ERROR_INTERNAL);
+    CHECK(s >= TESS_OK && s <= TESS_ERROR_NOT_ALLOWED);
     CHECK(strcmp(tess_status_name(s), "UNKNOWN") != 0);
     if (s != TESS_OK) {
         const char *m = tess_last_error(handle);
@@ -179,6 +179,7 @@ typedef struct state {
     tess_text_style_t *style;
     tess_font_t *font;
     tess_measurer_t *measurer;
+    tess_batch_t *batch;
 } state;
 
 static void engine_snapshot(tess_engine_t *e, int64_t *rows, double *total) {
@@ -236,7 +237,7 @@ static void step(input *in, state *st) {
     int64_t n = 0, rows_before, rows_after;
     double total_before, total_after, d = 0;
     tess_status s;
-    switch (op % 40) {
+    switch (op % 56) {
     case 0: { /* engine create */
         int64_t kinds = count(in);
         double *est = array(in, kinds, sizeof(double), 5);
@@ -268,7 +269,7 @@ static void step(input *in, state *st) {
         text_args t;
         tess_text_columns *text = make_text(in, c, &t);
         engine_snapshot(e, &rows_before, &total_before);
-        s = op % 40 == 1 ? tess_engine_append(e, ids, kinds, heights, c, text, chance(in, 50) ? &d : NULL)
+        s = op % 56 == 1 ? tess_engine_append(e, ids, kinds, heights, c, text, chance(in, 50) ? &d : NULL)
                          : tess_engine_insert(e, at, ids, kinds, heights, c, text, &d);
         checked(s, e);
         engine_snapshot(e, &rows_after, &total_after);
@@ -363,7 +364,7 @@ static void step(input *in, state *st) {
     case 17: { /* windows */
         int64_t cap = count(in);
         tess_visible_row *rows = array(in, cap, sizeof(tess_visible_row), 10);
-        s = op % 40 == 16 ? tess_engine_window(e, f64(in), rows, cap, chance(in, 5) ? NULL : &n)
+        s = op % 56 == 16 ? tess_engine_window(e, f64(in), rows, cap, chance(in, 5) ? NULL : &n)
                           : tess_engine_window_at(e, f64(in), f64(in), f64(in), f64(in), rows, cap,
                                                   chance(in, 5) ? NULL : &n);
         checked(s, e);
@@ -525,13 +526,13 @@ static void step(input *in, state *st) {
         tess_text_metrics m;
         int64_t cap = count(in);
         tess_text_line *lines = array(in, cap, sizeof(tess_text_line), 10);
-        if (op % 40 == 27)
+        if (op % 56 == 27)
             s = tess_text_measure(t, style, text, size, f64(in), i64(in), chance(in, 5) ? NULL : &m);
         else
             s = tess_text_measure_lines(t, style, text, size, f64(in), i64(in), lines, cap, chance(in, 5) ? NULL : &n,
                                         chance(in, 50) ? &m : NULL);
         checked(s, t);
-        if (s == TESS_OK && op % 40 == 27) CHECK(m.line_count >= 0 && !(m.height < 0) && !isnan(m.width));
+        if (s == TESS_OK && op % 56 == 27) CHECK(m.line_count >= 0 && !(m.height < 0) && !isnan(m.width));
         if (callback_mode != 0 && which == 1 && s == TESS_OK) CHECK(m.width == m.width);
         free(text);
         free(lines);
@@ -600,7 +601,7 @@ static void step(input *in, state *st) {
     case 34:
     case 35: { /* validate, heights, frames */
         tess_measurer_t *m = chance(in, 4) ? NULL : st->measurer;
-        int64_t rows = op % 40 == 34 ? count(in) % 6 : 1;
+        int64_t rows = op % 56 == 34 ? count(in) % 6 : 1;
         uint16_t *kinds = array(in, rows, sizeof(uint16_t), 4);
         if (kinds && chance(in, 80))
             for (int64_t i = 0; i < rows; i++) kinds[i] = (uint16_t)(u8(in) % 40);
@@ -609,8 +610,8 @@ static void step(input *in, state *st) {
         int64_t cap = count(in);
         void *out = array(in, cap, sizeof(tess_element_frame), 10);
         callback_mode = chance(in, 85) ? 0 : u8(in) % 5;
-        if (op % 40 == 33) s = tess_measurer_validate(m, kinds ? kinds[0] : 0, text, i64(in));
-        else if (op % 40 == 34) s = tess_measurer_heights(m, kinds, rows, text, out, cap);
+        if (op % 56 == 33) s = tess_measurer_validate(m, kinds ? kinds[0] : 0, text, i64(in));
+        else if (op % 56 == 34) s = tess_measurer_heights(m, kinds, rows, text, out, cap);
         else s = tess_measurer_frames(m, kinds ? kinds[0] : 0, text, out, cap, chance(in, 5) ? NULL : &n,
                                       chance(in, 50) ? &d : NULL, chance(in, 50) ? &d : NULL);
         checked(s, m);
@@ -639,6 +640,261 @@ static void step(input *in, state *st) {
             tess_engine_destroy(st->engine[which]);
             st->engine[which] = made;
         }
+        break;
+    }
+    /* --- ABI version 2: the profile-driven engine, snapshots, interaction state --- */
+    case 40: { /* profile-driven engine: environment, parameters, text engine from the input */
+        tess_environment env = {f64(in), (int32_t)(u8(in) % 3), (int32_t)(u8(in) % 3) - (chance(in, 5) ? 1 : 0),
+                                chance(in, 70) ? 1 : f64(in)};
+        if (chance(in, 60)) env.width = 360 + (double)(u8(in) % 400);
+        int64_t pc = count(in) % 4;
+        char names[64];
+        for (int i = 0; i < 64; i++) names[i] = (char)u8(in);
+        int64_t offsets[5] = {0, i64(in) % 32, i64(in) % 64, 64, 64}, values[4] = {i64(in), i64(in), 0, 0};
+        tess_parameters params = {chance(in, 5) ? NULL : names, length_for(in, 64), chance(in, 5) ? NULL : offsets,
+                                  values, pc};
+        tess_engine_t *made = NULL;
+        s = tess_engine_create_with_profile(chance(in, 3) ? NULL : george, chance(in, 3) ? NULL : &env,
+                                            chance(in, 60) ? NULL : &params, chance(in, 70) ? 800 : f64(in),
+                                            chance(in, 70) ? 100 : f64(in), chance(in, 50) ? st->text[which] : NULL,
+                                            chance(in, 3) ? NULL : &made);
+        checked(s, NULL);
+        CHECK((s == TESS_OK) == (made != NULL));
+        if (made) {
+            tess_engine_destroy(st->engine[which]);
+            st->engine[which] = made;
+        }
+        break;
+    }
+    case 41:
+    case 42: { /* George rows, mostly valid: a header and cells with labels; ids small (duplicates) */
+        int64_t c = count(in) % 24;
+        uint64_t ids[24], versions[24];
+        uint16_t kinds[24];
+        static const uint16_t codes[] = {13, 1, 1, 1, 2, 4, 9, 15, 14, 99, 0, 3};
+        char bytes[24 * 12];
+        int64_t offsets[24 * 10 + 1];
+        int64_t at = 0;
+        offsets[0] = 0;
+        for (int64_t r = 0; r < c; r++) {
+            ids[r] = chance(in, 70) ? 1000 + (uint64_t)u8(in) : u64(in);
+            kinds[r] = r == 0 && chance(in, 70) ? 13 : codes[u8(in) % 12];
+            versions[r] = u8(in) % 3;
+            for (int slot = 0; slot < 10; slot++) {
+                /* value 0 (single/multi label), 2 (basic label), 3 (header headline) */
+                if ((slot == 0 && (kinds[r] >= 2 && kinds[r] <= 5)) || (slot == 2 && kinds[r] == 1) ||
+                    (slot == 3 && kinds[r] == 13) || chance(in, 3)) {
+                    bytes[at++] = chance(in, 95) ? (char)('a' + u8(in) % 26) : (char)u8(in);
+                }
+                offsets[r * 10 + slot + 1] = at;
+            }
+        }
+        tess_text_columns text = {bytes, at, offsets, 10};
+        engine_snapshot(e, &rows_before, &total_before);
+        s = op % 56 == 41 ? tess_engine_append_rows(e, ids, kinds, chance(in, 20) ? NULL : versions, c,
+                                                    chance(in, 5) ? NULL : &text, chance(in, 50) ? &d : NULL)
+                          : tess_engine_insert_rows(e, i64(in), ids, kinds, versions, chance(in, 5) ? -c : c, &text, &d);
+        checked(s, e);
+        engine_snapshot(e, &rows_after, &total_after);
+        if (s != TESS_OK) CHECK(rows_after == rows_before && total_after == total_before);
+        else if (e) CHECK(rows_after == rows_before + c);
+        break;
+    }
+    case 43: { /* environment setters */
+        engine_snapshot(e, &rows_before, &total_before);
+        tess_environment env = {f64(in), (int32_t)(u8(in) % 3), (int32_t)(u8(in) % 3), f64(in)};
+        int64_t offsets[3] = {0, 2, i64(in)}, values[2] = {i64(in), i64(in)};
+        tess_parameters params = {"ab\xff", length_for(in, 3), offsets, values, count(in) % 3};
+        switch (u8(in) % 7) {
+        case 0: s = tess_engine_set_width(e, chance(in, 50) ? 300 + (double)u8(in) : f64(in), &d); break;
+        case 1: s = tess_engine_set_edit_mode(e, (int32_t)i64(in), &d); break;
+        case 2: s = tess_engine_set_font_scale(e, chance(in, 50) ? 0.5 + (double)(u8(in) % 4) : f64(in), &d); break;
+        case 3: s = tess_engine_set_platform(e, (int32_t)i64(in), chance(in, 50) ? &d : NULL); break;
+        case 4: s = tess_engine_set_environment(e, chance(in, 5) ? NULL : &env, &d); break;
+        case 5: s = tess_engine_set_parameters(e, chance(in, 5) ? NULL : &params, &d); break;
+        default: s = tess_engine_set_overscan(e, f64(in)); break;
+        }
+        checked(s, e);
+        engine_snapshot(e, &rows_after, &total_after);
+        CHECK(rows_after == rows_before);
+        if (s != TESS_OK) CHECK(total_after == total_before);
+        break;
+    }
+    case 44: { /* measurement, with a callback that may answer badly */
+        callback_mode = chance(in, 80) ? 0 : u8(in) % 5;
+        engine_snapshot(e, &rows_before, &total_before);
+        int64_t dirty_before = -1, dirty_after = -1;
+        if (e) CHECK(tess_engine_dirty_count(e, &dirty_before) == TESS_OK);
+        tess_measure_progress progress;
+        if (chance(in, 60))
+            s = tess_engine_measure(e, (int32_t)(u8(in) % 3), chance(in, 80) ? (int64_t)u8(in) : i64(in),
+                                    chance(in, 50) ? &progress : NULL);
+        else
+            s = tess_engine_measure_all(e, chance(in, 80) ? 1 + u8(in) % 3 : i64(in), &d);
+        checked(s, e);
+        engine_snapshot(e, &rows_after, &total_after);
+        if (e) CHECK(tess_engine_dirty_count(e, &dirty_after) == TESS_OK);
+        CHECK(rows_after == rows_before);
+        if (s != TESS_OK) CHECK(total_after == total_before && dirty_after == dirty_before);
+        callback_mode = 0;
+        break;
+    }
+    case 45: { /* reads: items, frames, width class, statistics, environment, versions */
+        int64_t cap = count(in);
+        size_t size = sizeof(tess_visible_item) > sizeof(tess_element_frame) ? sizeof(tess_visible_item)
+                                                                              : sizeof(tess_element_frame);
+        void *out = array(in, cap, size, 10);
+        tess_visible_item sticky;
+        int32_t has;
+        tess_text_statistics stats;
+        tess_environment env;
+        uint64_t version;
+        switch (u8(in) % 8) {
+        case 0:
+            s = tess_engine_items(e, out, cap, chance(in, 5) ? NULL : &n, chance(in, 50) ? &sticky : NULL,
+                                  chance(in, 50) ? &has : NULL);
+            break;
+        case 1: s = tess_engine_row_frames(e, i64(in), out, cap, chance(in, 5) ? NULL : &n, &d, NULL); break;
+        case 2: s = tess_engine_width_class(e, out, cap, chance(in, 5) ? NULL : &n); break;
+        case 3: s = tess_engine_get_statistics(e, chance(in, 5) ? NULL : &stats); break;
+        case 4: s = tess_engine_get_environment(e, chance(in, 5) ? NULL : &env); break;
+        case 5: s = tess_engine_row_version(e, i64(in), chance(in, 5) ? NULL : &version); break;
+        case 6: s = tess_engine_has_profile(e, chance(in, 5) ? NULL : &has); break;
+        default: s = tess_engine_get_overscan(e, chance(in, 5) ? NULL : &d); break;
+        }
+        checked(s, e);
+        if (s == TESS_ERROR_BUFFER_TOO_SMALL) CHECK(n > cap);
+        free(out);
+        break;
+    }
+    case 46:
+    case 47: { /* snapshots: the engine's rows mutated (drops, new ids, versions, kinds) */
+        if (!st->batch && chance(in, 90)) tess_batch_create(&st->batch);
+        int64_t rows = 0;
+        if (e) tess_engine_row_count(e, &rows);
+        int64_t c = rows > 48 ? 48 : rows;
+        c += count(in) % 8;
+        uint64_t ids[64], versions[64];
+        uint16_t kinds[64];
+        uint8_t unread[64];
+        double heights[64];
+        for (int64_t i = 0; i < c; i++) {
+            tess_row_info info = {0, 0, 1, 0, 0};
+            uint64_t v = 0;
+            if (i < rows && chance(in, 85)) {
+                tess_engine_get_row(e, i, &info);
+                tess_engine_row_version(e, i, &v);
+            } else {
+                info.id = 1000 + u8(in);
+                info.kind = chance(in, 80) ? 1 : (uint16_t)u8(in);
+            }
+            ids[i] = info.id;
+            kinds[i] = chance(in, 95) ? info.kind : (uint16_t)(u8(in) % 16);
+            versions[i] = chance(in, 85) ? v : u8(in);
+            unread[i] = chance(in, 95) ? u8(in) & 1 : u8(in);
+            heights[i] = (double)u8(in);
+        }
+        text_args t;
+        tess_text_columns *text = make_text(in, c, &t);
+        tess_snapshot snap = {chance(in, 3) ? NULL : ids, kinds, chance(in, 3) ? NULL : versions,
+                              chance(in, 3) ? -c : c, text, chance(in, 80) ? NULL : heights,
+                              chance(in, 50) ? NULL : unread};
+        engine_snapshot(e, &rows_before, &total_before);
+        if (op % 56 == 46) s = tess_engine_prepare(e, chance(in, 3) ? NULL : &snap, st->batch);
+        else if (chance(in, 50)) s = tess_engine_apply(e, chance(in, 3) ? NULL : &snap, st->batch, &d);
+        else s = tess_engine_apply_prepared(e, st->batch, chance(in, 50) ? &d : NULL);
+        checked(s, e);
+        engine_snapshot(e, &rows_after, &total_after);
+        if (s != TESS_OK || op % 56 == 46) CHECK(rows_after == rows_before && total_after == total_before);
+        free_text(&t);
+        break;
+    }
+    case 48: { /* batch reads */
+        tess_batch_t *b = chance(in, 5) ? NULL : st->batch;
+        int64_t cap = count(in);
+        void *out = array(in, cap, sizeof(tess_diff_operation), 10);
+        tess_diff_counts counts;
+        int32_t prepared;
+        switch (u8(in) % 6) {
+        case 0: s = tess_batch_get_counts(b, chance(in, 5) ? NULL : &counts); break;
+        case 1: s = tess_batch_indexes(b, (int32_t)i64(in), out, cap, chance(in, 5) ? NULL : &n); break;
+        case 2: s = tess_batch_moves(b, out, cap, chance(in, 5) ? NULL : &n); break;
+        case 3: s = tess_batch_operations(b, out, cap, chance(in, 5) ? NULL : &n); break;
+        case 4: s = tess_batch_is_prepared(b, chance(in, 5) ? NULL : &prepared); break;
+        default:
+            tess_batch_destroy(st->batch);
+            st->batch = NULL;
+            b = NULL;
+            s = tess_batch_create(chance(in, 5) ? NULL : &st->batch);
+            break;
+        }
+        checked(s, b);
+        if (s == TESS_ERROR_BUFFER_TOO_SMALL) CHECK(n > cap);
+        free(out);
+        break;
+    }
+    case 49:
+    case 50:
+    case 51: { /* swipe, selection, unread */
+        int64_t rows = 0;
+        if (e) tess_engine_row_count(e, &rows);
+        tess_row_info info = {0, 0, 0, 0, 0};
+        if (rows > 0 && chance(in, 80)) tess_engine_get_row(e, (int64_t)(u8(in) % rows), &info);
+        else info.id = chance(in, 50) ? 1000 + u8(in) : u64(in);
+        uint64_t ids[8];
+        for (int i = 0; i < 8; i++) ids[i] = chance(in, 50) ? info.id + (uint64_t)i : 1000 + u8(in);
+        int64_t changed = 0;
+        engine_snapshot(e, &rows_before, &total_before);
+        int32_t open, edge;
+        uint64_t id;
+        switch (u8(in) % 11) {
+        case 0: s = tess_engine_swipe(e, info.id, (int32_t)(u8(in) % 3), chance(in, 70) ? 80 : f64(in), &changed); break;
+        case 1: s = tess_engine_close_swipe(e, chance(in, 50) ? &changed : NULL); break;
+        case 2: s = tess_engine_get_swipe(e, chance(in, 5) ? NULL : &open, &id, chance(in, 50) ? &edge : NULL, &d); break;
+        case 3: s = tess_engine_commit_swipe(e, info.id, chance(in, 50) ? st->batch : NULL, &d); break;
+        case 4: s = tess_engine_select(e, info.id, &changed); break;
+        case 5: s = tess_engine_deselect(e, info.id, chance(in, 50) ? &changed : NULL); break;
+        case 6: s = tess_engine_set_selection(e, chance(in, 5) ? NULL : ids, count(in) % 9, &changed); break;
+        case 7: s = tess_engine_clear_selection(e, &changed); break;
+        case 8: s = tess_engine_mark_viewed(e, i64(in), i64(in), &changed); break;
+        case 9: s = tess_engine_mark_visible_viewed(e, &changed); break;
+        default: {
+            int64_t cap = count(in);
+            tess_row_reference *refs = array(in, cap, sizeof(tess_row_reference), 10);
+            s = tess_engine_changed_rows(e, refs, cap, chance(in, 5) ? NULL : &n);
+            if (s == TESS_ERROR_BUFFER_TOO_SMALL) CHECK(n > cap);
+            free(refs);
+            break;
+        }
+        }
+        checked(s, e);
+        engine_snapshot(e, &rows_after, &total_after);
+        if (s != TESS_OK) CHECK(rows_after == rows_before && total_after == total_before);
+        else CHECK(rows_after == rows_before || rows_after == rows_before - 1);
+        break;
+    }
+    case 52: { /* content updates by id: ids from the rows or small (unknown, repeated) */
+        int64_t rows = 0;
+        if (e) tess_engine_row_count(e, &rows);
+        int64_t c = count(in) % 6;
+        uint64_t ids[6], versions[6];
+        for (int64_t i = 0; i < c; i++) {
+            tess_row_info info = {0, 0, 0, 0, 0};
+            if (rows > 0 && chance(in, 80)) tess_engine_get_row(e, (int64_t)(u8(in) % rows), &info);
+            else info.id = 1000 + u8(in);
+            ids[i] = info.id;
+            versions[i] = u8(in);
+        }
+        text_args t;
+        tess_text_columns *text = make_text(in, c, &t);
+        engine_snapshot(e, &rows_before, &total_before);
+        s = tess_engine_update_rows(e, chance(in, 3) ? NULL : ids, chance(in, 3) ? NULL : versions,
+                                    chance(in, 3) ? -c : c, text, chance(in, 50) ? &d : NULL);
+        checked(s, e);
+        engine_snapshot(e, &rows_after, &total_after);
+        CHECK(rows_after == rows_before);
+        if (s != TESS_OK) CHECK(total_after == total_before);
+        free_text(&t);
         break;
     }
     default: { /* status names and the last errors of everything */
@@ -675,5 +931,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     tess_text_style_destroy(st.style);
     tess_font_destroy(st.font);
     tess_measurer_destroy(st.measurer);
+    tess_batch_destroy(st.batch);
     return 0;
 }

@@ -35,6 +35,18 @@ public final class TesseraHost {
     static native long differCreate();
     static native void differDestroy(long differ);
     static native long[] differOperations(long differ, long[] oldIds, long[] oldVersions, long[] newIds, long[] newVersions);
+    // ABI version 2: the profile-driven engine, snapshots and swipes.
+    static native long profileEngineCreate(long profile, int platform, double width, double viewport, double overscan);
+    static native double engineAppendRows(long engine, long[] ids, short[] kinds, long[] versions, byte[] utf8, long[] offsets, int slotsPerRow);
+    static native long[] engineMeasure(long engine, int budgetKind, long budget);
+    static native double engineMeasureAll(long engine, int threads);
+    static native int engineItems(long engine, ByteBuffer out, ByteBuffer sticky);
+    static native long[] engineApply(long engine, long batch, long[] ids, short[] kinds, long[] versions, byte[] utf8, long[] offsets, int slotsPerRow);
+    static native long batchCreate();
+    static native void batchDestroy(long batch);
+    static native long engineSwipe(long engine, long id, double width);
+    static native double engineCommitSwipe(long engine, long id, long batch);
+    static native long engineDirtyCount(long engine);
 
     static final int PLATFORM_ANDROID = 1;
     static final int ROW_SWIPE_OPEN = 0x8;
@@ -122,7 +134,7 @@ public final class TesseraHost {
         String repo = args[0];
         int rows = args.length > 1 ? Integer.parseInt(args[1]) : 1_000_000;
         boolean bench = args.length > 2 && args[2].equals("--bench");
-        check(abiVersion() == 1, "ABI version");
+        check(abiVersion() == 2, "ABI version");
 
         long profile = profileLoad((repo + "/Profiles/george.json").getBytes(StandardCharsets.UTF_8));
         double[] estimates = profileEstimatedHeights(profile, PLATFORM_ANDROID);
@@ -273,11 +285,226 @@ public final class TesseraHost {
 
         differDestroy(differ);
         engineDestroy(engine);
+        double[] profiled = profileSession(profile, rows, bench, random);
         profileDestroy(profile);
+        System.out.printf("jni-host: profile-driven: %d rows appended in %.1f ms, measured (2 threads) in %.1f ms; "
+                + "item window %.0f ns (scroll), %.0f ns (random); snapshot applied in %.1f ms%n",
+                rows, profiled[0], profiled[1], profiled[2], profiled[3], profiled[4]);
         System.out.printf("jni-host: %d rows appended in %.1f ms; window query %.0f ns (scroll), %.0f ns (random); "
                 + "diff %.1f ms (%d operations), applied in %.1f ms; checksum %d%n",
                 rows, appendMs, bestScroll, bestRandom, diffMs, ops.length / 3, applyMs, sum);
         System.out.printf("jni-host: %d checks, %d failed%n", checks, failures);
         System.exit(failures == 0 ? 0 : 1);
+    }
+
+    // --- ABI version 2: a profile-driven list of George rows -----------------------------
+
+    static final int ITEM_BYTES = 56, SLOTS = 5, GROUP = 50;
+    static final short HEADER = 13, BASIC = 1;  // george.json: sectionHeader, basicCell
+    static final int ROW_MEASURED = 0x1, ROW_DIRTY = 0x10, ROW_DIVIDER = 0x20, BUDGET_ROWS = 0;
+
+    /** A row's values: a header's headline (value 3) or a cell's label (value 2). */
+    static void appendValues(StringBuilder text, long[] offsets, int row, long id, short kind) {
+        for (int s = 0; s < SLOTS; s++) {
+            if (kind == HEADER && s == 3) text.append("Day ").append(id);
+            if (kind == BASIC && s == 2) text.append("Payment ").append(id);
+            offsets[row * SLOTS + s + 1] = text.length();  // ASCII: chars are bytes
+        }
+    }
+
+    /** One window of items against the model (heights: 48 per basic cell, `header` per
+     *  header), with the sticky header pinned at the top or pushed up by its group's end. */
+    static void checkItems(long engine, Model m, double[] tops, ByteBuffer items, ByteBuffer sticky, double scroll,
+                           double viewport, double overscan, double width) {
+        int n = engineItems(engine, items, sticky);
+        double start = Math.max(scroll - overscan, 0), end = scroll + viewport + overscan;
+        int first = firstRowBelow(tops, m.count, start);
+        int expected = 0;
+        while (first + expected < m.count && tops[first + expected] < end) expected++;
+        check(n == expected, "items at " + scroll + ": " + n + " rows, expected " + expected);
+        for (int i = 0; i < Math.min(n, expected); i++) {
+            int r = first + i, at = i * ITEM_BYTES;
+            short flags = items.getShort(at + 50);
+            if (items.getLong(at) != r || items.getLong(at + 8) != m.ids[r] || items.getDouble(at + 16) != 0
+                    || items.getDouble(at + 24) != tops[r] || items.getDouble(at + 32) != width
+                    || items.getDouble(at + 40) != m.estimates[m.kinds[r]] || items.getShort(at + 48) != m.kinds[r]
+                    || (flags & ROW_MEASURED) == 0 || (flags & (ROW_DIRTY | ROW_DIVIDER)) != 0) {
+                check(false, "items at " + scroll + " row " + r);
+                return;
+            }
+        }
+        int top = firstRowBelow(tops, m.count, scroll);
+        int h = Math.min(top, m.count - 1);
+        while (h > 0 && m.kinds[h] != HEADER) h--;
+        int groupEnd = h + 1;
+        while (groupEnd < m.count && m.kinds[groupEnd] != HEADER) groupEnd++;
+        double headerHeight = m.estimates[HEADER];
+        double pinned = Math.min(scroll, tops[groupEnd] - headerHeight);
+        check(sticky.getLong(0) == h && sticky.getLong(8) == m.ids[h] && sticky.getDouble(24) == pinned
+              && sticky.getDouble(40) == headerHeight, "sticky header at " + scroll + ": row " + sticky.getLong(0)
+              + " y " + sticky.getDouble(24) + ", expected row " + h + " y " + pinned);
+    }
+
+    /** Appends `rows` George rows in one call, measures them, scrolls through item windows,
+     *  applies a snapshot and a swipe-to-delete, checking every answer. Returns {append ms,
+     *  measure ms, item window ns scrolling, ns random, apply ms}. */
+    static double[] profileSession(long profile, int rows, boolean bench, Random random) {
+        double width = 360, viewport = 800, overscan = 250;
+        long engine = profileEngineCreate(profile, PLATFORM_ANDROID, width, viewport, overscan);
+        long[] ids = new long[rows], versions = new long[rows], offsets = new long[rows * SLOTS + 1];
+        short[] kinds = new short[rows];
+        StringBuilder text = new StringBuilder(rows * 16);
+        for (int i = 0; i < rows; i++) {
+            ids[i] = 7L * i + 5;
+            kinds[i] = i % GROUP == 0 ? HEADER : BASIC;
+            versions[i] = 1;
+            appendValues(text, offsets, i, ids[i], kinds[i]);
+        }
+        byte[] utf8 = text.toString().getBytes(StandardCharsets.UTF_8);
+        long t0 = System.nanoTime();
+        engineAppendRows(engine, ids, kinds, versions, utf8, offsets, SLOTS);
+        double appendMs = (System.nanoTime() - t0) / 1e6;
+        check(engineDirtyCount(engine) == rows, "every row dirty after the append");
+        try {
+            // row 0's values (a header's) under row 5's id
+            engineAppendRows(engine, new long[] {ids[5]}, new short[] {HEADER}, new long[] {1}, utf8, Arrays.copyOf(offsets, SLOTS + 1), SLOTS);
+            check(false, "a duplicate id throws");
+        } catch (RuntimeException e) {
+            check(e.getMessage().startsWith("DUPLICATE_ID: tess_engine_append_rows"), "message: " + e.getMessage());
+        }
+        // The window first, within a budget, then everything on two threads.
+        long[] progress = engineMeasure(engine, BUDGET_ROWS, 200);
+        check(progress[0] == 200 && progress[1] == rows - 200, "a budget of 200 rows measures 200");
+        t0 = System.nanoTime();
+        engineMeasureAll(engine, 2);
+        double measureMs = (System.nanoTime() - t0) / 1e6;
+        check(engineDirtyCount(engine) == 0, "nothing dirty after measure_all");
+        ByteBuffer items = ByteBuffer.allocateDirect(ITEM_BYTES * 512).order(ByteOrder.nativeOrder());
+        ByteBuffer sticky = ByteBuffer.allocateDirect(ITEM_BYTES).order(ByteOrder.nativeOrder());
+        engineItems(engine, items, sticky);
+        double headerHeight = items.getDouble(40);
+        check(items.getLong(0) == 0 && headerHeight > 0 && items.getDouble(ITEM_BYTES + 40) == 48,
+              "a one-line basic cell is 48 pt on Android (Profiles/README.md example 6)");
+        double[] heights = new double[HEADER + 1];
+        heights[HEADER] = headerHeight;
+        heights[BASIC] = 48;
+        Model m = new Model(ids, kinds, heights);
+        double[] tops = m.tops();
+        long[] state = engineState(engine);
+        check(Double.longBitsToDouble(state[1]) == tops[rows], "total height of the measured rows");
+
+        // Scroll through the list, then random offsets.
+        double total = tops[rows];
+        for (double y = 0; y < total; y += total / 10000) {
+            double at = engineScrollTo(engine, y);
+            checkItems(engine, m, tops, items, sticky, at, viewport, overscan, width);
+        }
+        for (int i = 0; i < 10000; i++) {
+            double at = engineScrollTo(engine, random.nextDouble() * total);
+            checkItems(engine, m, tops, items, sticky, at, viewport, overscan, width);
+        }
+        // Time per item window (scroll, then query), as the C host's benchmark runs it.
+        int queries = bench ? 100000 : 10000;
+        long sum = 0;
+        double bestScroll = Double.MAX_VALUE, bestRandom = Double.MAX_VALUE;
+        for (int round = 0; round < (bench ? 5 : 1); round++) {
+            long s = System.nanoTime();
+            for (int q = 0; q < queries; q++) {
+                engineScrollTo(engine, (q * 37.5) % (total - viewport));
+                sum += engineItems(engine, items, sticky);
+            }
+            bestScroll = Math.min(bestScroll, (System.nanoTime() - s) / (double) queries);
+            s = System.nanoTime();
+            for (int q = 0; q < queries; q++) {
+                engineScrollTo(engine, random.nextDouble() * (total - viewport));
+                sum += engineItems(engine, items, sticky);
+            }
+            bestRandom = Math.min(bestRandom, (System.nanoTime() - s) / (double) queries);
+        }
+        check(sum > 0, "windows hold rows");
+
+        // Swipe to delete: a cell in view swiped open, then committed; the rows above stay.
+        double at = engineScrollTo(engine, tops[rows / 2] + 10);
+        int victim = rows / 2 + 3;
+        while (m.kinds[victim] != BASIC) victim++;
+        check(engineSwipe(engine, m.ids[victim], 96) == 1, "one row changed by the swipe");
+        engineItems(engine, items, sticky);
+        int slot = victim - (int) items.getLong(0);
+        check((items.getShort(slot * ITEM_BYTES + 50) & ROW_SWIPE_OPEN) != 0, "the swiped row shows swipe-open");
+        long batch = batchCreate();
+        double corrected = engineCommitSwipe(engine, m.ids[victim], batch);
+        check(corrected == at, "a full swipe below the anchor keeps the offset");
+        m.remove(victim, 1);
+        tops = m.tops();
+        check(engineState(engine)[0] == rows - 1, "one row fewer after the full swipe");
+        checkItems(engine, m, tops, items, sticky, at, viewport, overscan, width);
+
+        // A new snapshot: 1,000 cells deleted, 1,000 inserted, 20 swaps, 500 content changes.
+        int n = m.count;
+        long[] oldIds = Arrays.copyOf(m.ids, n);
+        boolean[] deleted = new boolean[n];
+        for (int i = 0, d = 0; d < 1000; i++) {
+            int r = 1 + random.nextInt(n - 1);
+            if (m.kinds[r] == BASIC && !deleted[r]) { deleted[r] = true; d++; }
+        }
+        long[] next = new long[n + 1000];
+        short[] nextKinds = new short[n + 1000];
+        int k = 0;
+        for (int i = 0; i < n; i++) if (!deleted[i]) { next[k] = oldIds[i]; nextKinds[k++] = m.kinds[i]; }
+        for (int i = 0; i < 1000; i++) {
+            int pos = 1 + random.nextInt(k);
+            System.arraycopy(next, pos, next, pos + 1, k - pos);
+            System.arraycopy(nextKinds, pos, nextKinds, pos + 1, k - pos);
+            next[pos] = 20_000_000_000L + i;
+            nextKinds[pos] = BASIC;
+            k++;
+        }
+        for (int i = 0; i < 20; i++) {  // swaps of two cells: moves
+            int a = 1 + random.nextInt(k - 1), b = 1 + random.nextInt(k - 1);
+            if (nextKinds[a] != BASIC || nextKinds[b] != BASIC) continue;
+            long t = next[a]; next[a] = next[b]; next[b] = t;
+        }
+        long[] newIds = Arrays.copyOf(next, k), newVersions = new long[k], newOffsets = new long[k * SLOTS + 1];
+        short[] newKinds = Arrays.copyOf(nextKinds, k);
+        Arrays.fill(newVersions, 1);
+        int updated = 0;
+        for (int i = 0; i < 500; i++) {
+            int r = random.nextInt(k);
+            if (newVersions[r] == 1 && newIds[r] < 20_000_000_000L) { newVersions[r] = 2; updated++; }
+        }
+        StringBuilder newText = new StringBuilder(k * 16);
+        for (int i = 0; i < k; i++) appendValues(newText, newOffsets, i, newIds[i], newKinds[i]);
+        byte[] newUtf8 = newText.toString().getBytes(StandardCharsets.UTF_8);
+        state = engineState(engine);
+        long anchorId = state[3];
+        double inside = Double.longBitsToDouble(state[5]);
+        t0 = System.nanoTime();
+        long[] counts = engineApply(engine, batch, newIds, newKinds, newVersions, newUtf8, newOffsets, SLOTS);
+        double applyMs = (System.nanoTime() - t0) / 1e6;
+        check(counts[0] == 1000 && counts[1] == 1000 && counts[3] == updated && counts[4] > 0,
+              "batch counts " + Arrays.toString(counts) + ", updates expected " + updated);
+        check(engineDirtyCount(engine) == 1000 + updated, "inserted and updated rows are dirty");
+        m = new Model(newIds, newKinds, heights);  // new cells start at the estimate: 48
+        tops = m.tops();
+        long[] result = new long[k];
+        engineIds(engine, result);
+        check(Arrays.equals(result, newIds), "the engine holds the new snapshot");
+        state = engineState(engine);
+        check(state[0] == k && Double.longBitsToDouble(state[1]) == tops[k], "count and height after the snapshot");
+        double scroll = Double.longBitsToDouble(counts[5]);
+        check(scroll == Double.longBitsToDouble(state[2]), "the returned offset is the engine's");
+        int anchorRow = -1;
+        for (int i = 0; i < k; i++) if (newIds[i] == anchorId) { anchorRow = i; break; }
+        if (anchorRow >= 0) check(scroll == tops[anchorRow] + inside, "the anchor row is where it was seen");
+        engineMeasureAll(engine, 2);
+        check(engineDirtyCount(engine) == 0, "measured again");
+        checkItems(engine, m, tops, items, sticky, scroll, viewport, overscan, width);
+        for (int i = 0; i < 2000; i++) {
+            double y = engineScrollTo(engine, random.nextDouble() * tops[k]);
+            checkItems(engine, m, tops, items, sticky, y, viewport, overscan, width);
+        }
+        batchDestroy(batch);
+        engineDestroy(engine);
+        return new double[] {appendMs, measureMs, bestScroll, bestRandom, applyMs};
     }
 }

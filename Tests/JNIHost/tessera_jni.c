@@ -304,3 +304,163 @@ JNIEXPORT jlongArray JNICALL Java_TesseraHost_differOperations(JNIEnv *env, jcla
     if (s != TESS_OK) throw_status(env, s, differ);
     return out;
 }
+
+/* --- the profile-driven engine (ABI version 2) ----------------------------------------- */
+
+/* An engine of `profile`'s kinds on `platform` at `width`, measuring with the built-in
+ * shaper (the profile's fonts). */
+JNIEXPORT jlong JNICALL Java_TesseraHost_profileEngineCreate(JNIEnv *env, jclass c, jlong p, jint platform,
+                                                             jdouble width, jdouble viewport, jdouble overscan) {
+    (void)c;
+    tess_environment e = {width, platform, 0, 1};
+    tess_engine_t *engine = NULL;
+    tess_status s = tess_engine_create_with_profile(HANDLE(tess_profile_t, p), &e, NULL, viewport, overscan, NULL,
+                                                    &engine);
+    if (s != TESS_OK) throw_status(env, s, NULL);
+    return (jlong)(intptr_t)engine;
+}
+
+/* Appends rows with versions and text in one call (every array pinned, none copied here).
+ * Returns the corrected scroll offset. */
+JNIEXPORT jdouble JNICALL Java_TesseraHost_engineAppendRows(JNIEnv *env, jclass c, jlong e, jlongArray ids,
+                                                            jshortArray kinds, jlongArray versions, jbyteArray utf8,
+                                                            jlongArray offsets, jint slotsPerRow) {
+    (void)c;
+    double y = 0;
+    jlong n = length(env, ids);
+    if (length(env, kinds) != n || length(env, versions) != n) {
+        jclass ex = (*env)->FindClass(env, "java/lang/IllegalArgumentException");
+        if (ex) (*env)->ThrowNew(env, ex, "ids, kinds and versions differ in length");
+        return 0;
+    }
+    jlong bytes = length(env, utf8);
+    pinned pi = pin(env, ids), pk = pin(env, kinds), pv = pin(env, versions), pu = pin(env, utf8),
+           po = pin(env, offsets);
+    tess_text_columns text = {pu.bytes, bytes, po.bytes, slotsPerRow};
+    tess_status s = tess_engine_append_rows(HANDLE(tess_engine_t, e), pi.bytes, pk.bytes, pv.bytes, n,
+                                            offsets ? &text : NULL, &y);
+    unpin(env, po, JNI_ABORT);
+    unpin(env, pu, JNI_ABORT);
+    unpin(env, pv, JNI_ABORT);
+    unpin(env, pk, JNI_ABORT);
+    unpin(env, pi, JNI_ABORT);
+    if (s != TESS_OK) throw_status(env, s, HANDLE(tess_engine_t, e));
+    return y;
+}
+
+/* measure(budget): {measured, remaining}. */
+JNIEXPORT jlongArray JNICALL Java_TesseraHost_engineMeasure(JNIEnv *env, jclass c, jlong e, jint kind, jlong budget) {
+    (void)c;
+    tess_measure_progress p;
+    tess_status s = tess_engine_measure(HANDLE(tess_engine_t, e), kind, budget, &p);
+    if (s != TESS_OK) {
+        throw_status(env, s, HANDLE(tess_engine_t, e));
+        return NULL;
+    }
+    jlong values[2] = {p.measured, p.remaining};
+    jlongArray out = (*env)->NewLongArray(env, 2);
+    if (out) (*env)->SetLongArrayRegion(env, out, 0, 2, values);
+    return out;
+}
+
+JNIEXPORT jdouble JNICALL Java_TesseraHost_engineMeasureAll(JNIEnv *env, jclass c, jlong e, jint threads) {
+    (void)c;
+    double y = 0;
+    tess_status s = tess_engine_measure_all(HANDLE(tess_engine_t, e), threads, &y);
+    if (s != TESS_OK) throw_status(env, s, HANDLE(tess_engine_t, e));
+    return y;
+}
+
+/* The item window at the engine's scroll offset into `out` (a direct ByteBuffer of
+ * tess_visible_item, 56 bytes each), the sticky header into `sticky` (one item). Returns the
+ * count (minus the count needed when too small); the sticky item's row is -1 when none. */
+JNIEXPORT jint JNICALL Java_TesseraHost_engineItems(JNIEnv *env, jclass c, jlong e, jobject out, jobject sticky) {
+    (void)c;
+    void *buffer = (*env)->GetDirectBufferAddress(env, out);
+    jlong capacity = (*env)->GetDirectBufferCapacity(env, out) / (jlong)sizeof(tess_visible_item);
+    tess_visible_item *header = (*env)->GetDirectBufferAddress(env, sticky);
+    int64_t count = 0;
+    int32_t has = 0;
+    tess_status s = tess_engine_items(HANDLE(tess_engine_t, e), buffer, capacity, &count, header, &has);
+    if (s == TESS_ERROR_BUFFER_TOO_SMALL) return (jint)-count;
+    if (s != TESS_OK) throw_status(env, s, HANDLE(tess_engine_t, e));
+    if (!has) header->row = -1;
+    return (jint)count;
+}
+
+/* Applies a snapshot (ids, kinds, versions, text of every row) to the engine: {deletes,
+ * inserts, moves, updates, operations, scroll offset bits}. */
+JNIEXPORT jlongArray JNICALL Java_TesseraHost_engineApply(JNIEnv *env, jclass c, jlong e, jlong b, jlongArray ids,
+                                                          jshortArray kinds, jlongArray versions, jbyteArray utf8,
+                                                          jlongArray offsets, jint slotsPerRow) {
+    (void)c;
+    double y = 0;
+    jlong n = length(env, ids);
+    jlong bytes = length(env, utf8);
+    if (length(env, kinds) != n || length(env, versions) != n) {
+        jclass ex = (*env)->FindClass(env, "java/lang/IllegalArgumentException");
+        if (ex) (*env)->ThrowNew(env, ex, "ids, kinds and versions differ in length");
+        return NULL;
+    }
+    pinned pi = pin(env, ids), pk = pin(env, kinds), pv = pin(env, versions), pu = pin(env, utf8),
+           po = pin(env, offsets);
+    tess_text_columns text = {pu.bytes, bytes, po.bytes, slotsPerRow};
+    tess_snapshot snapshot = {pi.bytes, pk.bytes, pv.bytes, n, offsets ? &text : NULL, NULL, NULL};
+    tess_status s = tess_engine_apply(HANDLE(tess_engine_t, e), &snapshot, HANDLE(tess_batch_t, b), &y);
+    unpin(env, po, JNI_ABORT);
+    unpin(env, pu, JNI_ABORT);
+    unpin(env, pv, JNI_ABORT);
+    unpin(env, pk, JNI_ABORT);
+    unpin(env, pi, JNI_ABORT);
+    tess_diff_counts counts;
+    if (s == TESS_OK) s = tess_batch_get_counts(HANDLE(tess_batch_t, b), &counts);
+    if (s != TESS_OK) {
+        throw_status(env, s, HANDLE(tess_engine_t, e));
+        return NULL;
+    }
+    jlong values[6] = {counts.deletes, counts.inserts, counts.moves, counts.updates, counts.operations, 0};
+    memcpy(&values[5], &y, 8);
+    jlongArray out = (*env)->NewLongArray(env, 6);
+    if (out) (*env)->SetLongArrayRegion(env, out, 0, 6, values);
+    return out;
+}
+
+JNIEXPORT jlong JNICALL Java_TesseraHost_batchCreate(JNIEnv *env, jclass c) {
+    (void)c;
+    tess_batch_t *b = NULL;
+    tess_status s = tess_batch_create(&b);
+    if (s != TESS_OK) throw_status(env, s, NULL);
+    return (jlong)(intptr_t)b;
+}
+
+JNIEXPORT void JNICALL Java_TesseraHost_batchDestroy(JNIEnv *env, jclass c, jlong b) {
+    (void)env;
+    (void)c;
+    tess_batch_destroy(HANDLE(tess_batch_t, b));
+}
+
+/* Swipes row `id` open (trailing); returns the number of rows whose state changed. */
+JNIEXPORT jlong JNICALL Java_TesseraHost_engineSwipe(JNIEnv *env, jclass c, jlong e, jlong id, jdouble width) {
+    (void)c;
+    int64_t changed = 0;
+    tess_status s = tess_engine_swipe(HANDLE(tess_engine_t, e), (uint64_t)id, TESS_SWIPE_TRAILING, width, &changed);
+    if (s != TESS_OK) throw_status(env, s, HANDLE(tess_engine_t, e));
+    return changed;
+}
+
+/* A full swipe deletes row `id` through the batch pipeline; returns the corrected offset. */
+JNIEXPORT jdouble JNICALL Java_TesseraHost_engineCommitSwipe(JNIEnv *env, jclass c, jlong e, jlong id, jlong b) {
+    (void)c;
+    double y = 0;
+    tess_status s = tess_engine_commit_swipe(HANDLE(tess_engine_t, e), (uint64_t)id, HANDLE(tess_batch_t, b), &y);
+    if (s != TESS_OK) throw_status(env, s, HANDLE(tess_engine_t, e));
+    return y;
+}
+
+JNIEXPORT jlong JNICALL Java_TesseraHost_engineDirtyCount(JNIEnv *env, jclass c, jlong e) {
+    (void)c;
+    int64_t n = 0;
+    tess_status s = tess_engine_dirty_count(HANDLE(tess_engine_t, e), &n);
+    if (s != TESS_OK) throw_status(env, s, HANDLE(tess_engine_t, e));
+    return n;
+}

@@ -73,8 +73,9 @@ extern "C" {
 /* Version, status codes, errors                                                          */
 /* ===================================================================================== */
 
-/** The ABI version this header describes. */
-#define TESS_ABI_VERSION 1
+/** The ABI version this header describes (2 adds the profile-driven engine, snapshots and
+ *  interaction state to version 1; nothing of version 1 changed). */
+#define TESS_ABI_VERSION 2
 
 /** The ABI version of the loaded library (equal to TESS_ABI_VERSION when they match). */
 uint32_t tess_abi_version(void);
@@ -716,6 +717,374 @@ tess_status tess_differ_moves(const tess_differ_t *TESS_NONNULL differ, tess_dif
 tess_status tess_differ_operations(const tess_differ_t *TESS_NONNULL differ,
                                    tess_diff_operation *TESS_NULLABLE operations, int64_t capacity,
                                    int64_t *TESS_NONNULL count);
+
+/* ===================================================================================== */
+/* Profile-driven engine (ABI version 2)                                                  */
+/* ===================================================================================== */
+/*
+ * A `tess_engine_t` made by `tess_engine_create_with_profile` holds rows of a profile's
+ * kinds with their values and measures them itself: rows are validated against their
+ * kind's rules and the profile's group rules when they arrive, start at their kind's
+ * estimate flagged TESS_ROW_DIRTY, and get their exact height from `tess_engine_measure`
+ * or `tess_engine_measure_all`. Every `tess_engine_` function above works on it too, with
+ * these differences: `heights` passed to insert/append and `tess_engine_set_heights` are
+ * TESS_ERROR_INVALID_ARGUMENT (the engine measures), and `tess_engine_invalidate_height`
+ * keeps the row's height and marks it dirty. In a grid profile the rows `tess_engine_window`
+ * reports are items whose height is their line's (on the line's first item, 0 on the
+ * others); `tess_engine_items` reports each item's own frame.
+ */
+
+/** Row flags the engine owns besides TESS_ROW_MEASURED. */
+#define TESS_ROW_DIRTY 0x0010   /* waiting to be measured (profile-driven engines) */
+#define TESS_ROW_DIVIDER 0x0020 /* in `tess_visible_item.flags` only: draws its divider */
+
+/** A batch applied to an engine that changed since it was prepared, or prepared for another
+ *  engine (`tess_engine_apply_prepared`). */
+#define TESS_ERROR_STALE_BATCH 19
+/** A swipe or selection the row does not allow now (a header or footer, a kind without
+ *  selection, selection outside edit mode, swipe in edit mode). */
+#define TESS_ERROR_NOT_ALLOWED 20
+
+/**
+ * Values of a profile's parameters by name: `count` names in one UTF-8 buffer,
+ * name `i` being `names_utf8[name_offsets[i] .. name_offsets[i + 1])`, and their values.
+ * Parameters not named keep their current values (the profile's defaults at creation).
+ */
+typedef struct tess_parameters {
+    /** May be NULL only when `names_byte_count` is 0. Borrowed for the call. */
+    const char *TESS_NULLABLE names_utf8;
+    int64_t names_byte_count;
+    /** count + 1 offsets; may be NULL only when count is 0. Borrowed for the call. */
+    const int64_t *TESS_NULLABLE name_offsets;
+    /** count values; may be NULL only when count is 0. Borrowed for the call. */
+    const int64_t *TESS_NULLABLE values;
+    int64_t count;
+} tess_parameters;
+
+/**
+ * An empty list of `profile`'s kinds laid out in `environment` (`parameters` NULL: the
+ * profile's defaults), `viewport` points tall, measuring `overscan` points beyond each edge
+ * of the viewport first and reporting them in `tess_engine_items` (finite, >= 0).
+ * `text_engine` NULL: a new engine with the built-in shaper and default caches; otherwise the
+ * engine keeps its own reference to it (a host measure callback then measures every row, and
+ * must be thread-safe for `tess_engine_measure_all` with threads > 1), and the two count as
+ * one handle for threading. The engine keeps its own reference to the profile.
+ */
+tess_status tess_engine_create_with_profile(const tess_profile_t *TESS_NONNULL profile,
+                                            const tess_environment *TESS_NONNULL environment,
+                                            const tess_parameters *TESS_NULLABLE parameters, double viewport,
+                                            double overscan, tess_text_engine_t *TESS_NULLABLE text_engine,
+                                            tess_engine_t *TESS_NULLABLE *TESS_NONNULL out);
+
+/** 1 when the engine was made from a profile, else 0. */
+tess_status tess_engine_has_profile(const tess_engine_t *TESS_NONNULL engine, int32_t *TESS_NONNULL out);
+
+/**
+ * Inserts `count` rows before row `index` (0 ... row count), with content versions: `ids`
+ * (unique, new), `kinds` (codes of the profile, or < kind_count of a store-driven engine),
+ * `versions` (NULL: all 0; compared by `tess_engine_apply`), `text` the rows' values (NULL:
+ * none). A profile-driven engine checks every row against its kind's rules and the groups it
+ * joins first. All or nothing; `scroll_offset` (may be NULL) receives the corrected offset.
+ * No per-row call: a million rows cross in one call.
+ */
+tess_status tess_engine_insert_rows(tess_engine_t *TESS_NONNULL engine, int64_t index,
+                                    const uint64_t *TESS_NULLABLE ids, const uint16_t *TESS_NULLABLE kinds,
+                                    const uint64_t *TESS_NULLABLE versions, int64_t count,
+                                    const tess_text_columns *TESS_NULLABLE text, double *TESS_NULLABLE scroll_offset);
+
+/** `tess_engine_insert_rows` at the end. `ids` and `kinds` may be NULL only when count is 0. */
+tess_status tess_engine_append_rows(tess_engine_t *TESS_NONNULL engine, const uint64_t *TESS_NULLABLE ids,
+                                    const uint16_t *TESS_NULLABLE kinds, const uint64_t *TESS_NULLABLE versions,
+                                    int64_t count, const tess_text_columns *TESS_NULLABLE text,
+                                    double *TESS_NULLABLE scroll_offset);
+
+/**
+ * Replaces the content of `count` rows by id in place: `versions` (new content versions)
+ * and `text` (their new values, one row per id in `ids` order; NULL: none). Each row keeps
+ * its kind, place, flags, swipe and selection state. A profile-driven engine checks every
+ * row against its kind's rules first and marks it dirty (its height stays until measured);
+ * a store-driven engine returns it to its kind's estimate. All or nothing; unknown or
+ * repeated ids fail the call. `ids` and `versions` may be NULL only when count is 0.
+ */
+tess_status tess_engine_update_rows(tess_engine_t *TESS_NONNULL engine, const uint64_t *TESS_NULLABLE ids,
+                                    const uint64_t *TESS_NULLABLE versions, int64_t count,
+                                    const tess_text_columns *TESS_NULLABLE text, double *TESS_NULLABLE scroll_offset);
+
+/** A row's content version. */
+tess_status tess_engine_row_version(const tess_engine_t *TESS_NONNULL engine, int64_t row,
+                                    uint64_t *TESS_NONNULL version);
+
+/* --- The environment. Each setter marks the rows whose height may change dirty (nothing is
+ *     measured) and returns the corrected scroll offset; on error nothing changes. A
+ *     store-driven engine answers TESS_ERROR_INVALID_ARGUMENT. --- */
+
+tess_status tess_engine_get_environment(const tess_engine_t *TESS_NONNULL engine, tess_environment *TESS_NONNULL out);
+
+/** Replaces width, platform, edit mode and font scale at once (parameters stay). */
+tess_status tess_engine_set_environment(tess_engine_t *TESS_NONNULL engine,
+                                        const tess_environment *TESS_NONNULL environment,
+                                        double *TESS_NULLABLE scroll_offset);
+
+/** The content width; the width class follows from it (`tess_engine_width_class`). */
+tess_status tess_engine_set_width(tess_engine_t *TESS_NONNULL engine, double width,
+                                  double *TESS_NULLABLE scroll_offset);
+
+/** 0 or 1. */
+tess_status tess_engine_set_edit_mode(tess_engine_t *TESS_NONNULL engine, int32_t edit_mode,
+                                      double *TESS_NULLABLE scroll_offset);
+
+tess_status tess_engine_set_font_scale(tess_engine_t *TESS_NONNULL engine, double font_scale,
+                                       double *TESS_NULLABLE scroll_offset);
+
+/** TESS_PLATFORM_; rows never measured move to the new platform's estimates. */
+tess_status tess_engine_set_platform(tess_engine_t *TESS_NONNULL engine, int32_t platform,
+                                     double *TESS_NULLABLE scroll_offset);
+
+/** Sets the named parameters; a stored row that breaks its rules under the new values fails
+ *  the call (TESS_ERROR_RULE_VIOLATION) and nothing changes. */
+tess_status tess_engine_set_parameters(tess_engine_t *TESS_NONNULL engine,
+                                       const tess_parameters *TESS_NONNULL parameters,
+                                       double *TESS_NULLABLE scroll_offset);
+
+/** The width class of the environment's width ("compact", "regular", …; the profile's
+ *  breakpoints decide it): bytes into `buffer`, `*length` out. */
+tess_status tess_engine_width_class(const tess_engine_t *TESS_NONNULL engine, char *TESS_NULLABLE buffer,
+                                    int64_t capacity, int64_t *TESS_NONNULL length);
+
+/** The overscan `tess_engine_measure` measures first and `tess_engine_items` reports
+ *  (finite, >= 0). */
+tess_status tess_engine_set_overscan(tess_engine_t *TESS_NONNULL engine, double overscan);
+
+tess_status tess_engine_get_overscan(const tess_engine_t *TESS_NONNULL engine, double *TESS_NONNULL out);
+
+/* --- Measurement --- */
+
+/** Budget units of `tess_engine_measure`. */
+#define TESS_BUDGET_ROWS 0        /* at most this many rows */
+#define TESS_BUDGET_NANOSECONDS 1 /* until this much monotonic time passed (may overrun by a row) */
+
+typedef struct tess_measure_progress {
+    /** Rows this call measured. */
+    int64_t measured;
+    /** Rows still dirty. */
+    int64_t remaining;
+    /** The corrected scroll offset. */
+    double scroll_offset;
+} tess_measure_progress;
+
+/** Rows waiting to be measured (TESS_ROW_DIRTY); 0 for a store-driven engine. */
+tess_status tess_engine_dirty_count(const tess_engine_t *TESS_NONNULL engine, int64_t *TESS_NONNULL count);
+
+/**
+ * Measures dirty rows within a budget (`budget_kind` TESS_BUDGET_, `budget` >= 0): the
+ * visible rows first, then the overscan, then outward from the viewport, nearest first. The
+ * heights enter the geometry together and the anchor row stays where it was seen.
+ * `progress` may be NULL. A host callback's bad width fails the call with
+ * TESS_ERROR_CALLBACK and stores nothing.
+ */
+tess_status tess_engine_measure(tess_engine_t *TESS_NONNULL engine, int32_t budget_kind, int64_t budget,
+                                tess_measure_progress *TESS_NULLABLE progress);
+
+/** Measures every dirty row on `threads` (1 ... 256) threads. */
+tess_status tess_engine_measure_all(tess_engine_t *TESS_NONNULL engine, int64_t threads,
+                                    double *TESS_NULLABLE scroll_offset);
+
+/** The statistics of the caches of the engine's text engine (the calling thread's; the
+ *  threads of `tess_engine_measure_all` keep their own). */
+tess_status tess_engine_get_statistics(const tess_engine_t *TESS_NONNULL engine,
+                                       tess_text_statistics *TESS_NONNULL out);
+
+/* --- Window and frames --- */
+
+/** One cell of a profile-driven window (56 bytes). */
+typedef struct tess_visible_item {
+    int64_t row;
+    uint64_t id;
+    /** 0 in a list; the column's x for a grid item. */
+    double x;
+    /** Top edge from the top of the content (a grid item: its line's top). */
+    double y;
+    /** The content width, or a grid item's width. */
+    double width;
+    /** The row's height, or a grid item's own height. */
+    double height;
+    uint16_t kind;
+    /** TESS_ROW_ flags plus TESS_ROW_DIVIDER when the row draws its divider. */
+    uint16_t flags;
+    uint32_t reserved;
+} tess_visible_item;
+
+/**
+ * The cells intersecting [scroll offset - overscan, scroll offset + viewport + overscan)
+ * (whole lines in a grid), in order, with the engine's overscan, into `items`; the header
+ * pinned at the viewport's top into `sticky_header` (may be NULL) with `*has_sticky_header`
+ * (may be NULL) 1, or 0 when the group under the top has no sticky header. Allocates
+ * nothing. A store-driven engine reports its rows with x 0 and width 0.
+ */
+tess_status tess_engine_items(const tess_engine_t *TESS_NONNULL engine, tess_visible_item *TESS_NULLABLE items,
+                              int64_t capacity, int64_t *TESS_NONNULL count,
+                              tess_visible_item *TESS_NULLABLE sticky_header, int32_t *TESS_NULLABLE has_sticky_header);
+
+/** The frames of every present element of stored row `row` laid out in the engine's
+ *  environment, as `tess_measurer_frames`; the cell's size into `cell_width`/`cell_height`
+ *  (each may be NULL). Profile-driven engines only. */
+tess_status tess_engine_row_frames(tess_engine_t *TESS_NONNULL engine, int64_t row,
+                                   tess_element_frame *TESS_NULLABLE frames, int64_t capacity,
+                                   int64_t *TESS_NONNULL count, double *TESS_NULLABLE cell_width,
+                                   double *TESS_NULLABLE cell_height);
+
+/* ===================================================================================== */
+/* Snapshots: diff against the engine's rows and apply incrementally                      */
+/* ===================================================================================== */
+
+/** The rows the list should show now, as parallel columns in display order. */
+typedef struct tess_snapshot {
+    /** count unique ids; may be NULL only when count is 0. Borrowed for the call. */
+    const uint64_t *TESS_NULLABLE ids;
+    /** count kind codes; may be NULL only when count is 0. */
+    const uint16_t *TESS_NULLABLE kinds;
+    /** count content versions; may be NULL only when count is 0. A surviving row whose
+     *  version or kind differs from the stored one is an update. */
+    const uint64_t *TESS_NULLABLE versions;
+    int64_t count;
+    /** The rows' values (rows = count); NULL: none. Only inserted and updated rows' are
+     *  read, but the offsets must cover every row. */
+    const tess_text_columns *TESS_NULLABLE text;
+    /** Measured heights of inserted and updated rows, store-driven engines only; NULL: the
+     *  kinds' estimates. */
+    const double *TESS_NULLABLE heights;
+    /** 1: an inserted row shows the unread indicator, an updated row gains it; 0: an
+     *  inserted row does not, an updated row keeps its state. NULL: all 0. */
+    const uint8_t *TESS_NULLABLE unread;
+} tess_snapshot;
+
+/** A batch: prepared against one state of one engine (`tess_engine_prepare`) or the record
+ *  of one applied (`tess_engine_apply`, `tess_engine_apply_prepared`,
+ *  `tess_engine_commit_swipe`). Read in the batch form (UIKit performBatchUpdates) and the
+ *  sequential form (RecyclerView notifyItem…). One thread at a time. */
+typedef struct tess_batch tess_batch_t;
+
+tess_status tess_batch_create(tess_batch_t *TESS_NULLABLE *TESS_NONNULL out);
+
+void tess_batch_destroy(tess_batch_t *TESS_NULLABLE batch);
+
+/** 1 while the batch holds a prepared batch not yet applied, else 0. */
+tess_status tess_batch_is_prepared(const tess_batch_t *TESS_NONNULL batch, int32_t *TESS_NONNULL out);
+
+/** Counts of the batch (TESS_ERROR_NO_RESULT while it holds none). */
+tess_status tess_batch_get_counts(const tess_batch_t *TESS_NONNULL batch, tess_diff_counts *TESS_NONNULL out);
+
+/** One index list (TESS_DIFF_), as `tess_differ_indexes`. */
+tess_status tess_batch_indexes(const tess_batch_t *TESS_NONNULL batch, int32_t which,
+                               int64_t *TESS_NULLABLE indexes, int64_t capacity, int64_t *TESS_NONNULL count);
+
+/** The moves, ascending by new index. */
+tess_status tess_batch_moves(const tess_batch_t *TESS_NONNULL batch, tess_diff_move *TESS_NULLABLE moves,
+                             int64_t capacity, int64_t *TESS_NONNULL count);
+
+/** The sequential form, each index valid when it is applied. */
+tess_status tess_batch_operations(const tess_batch_t *TESS_NONNULL batch,
+                                  tess_diff_operation *TESS_NULLABLE operations, int64_t capacity,
+                                  int64_t *TESS_NONNULL count);
+
+/**
+ * Diffs the engine's rows against `snapshot` into `batch` (replacing what it held) without
+ * changing the engine. On error the batch is unchanged.
+ */
+tess_status tess_engine_prepare(const tess_engine_t *TESS_NONNULL engine, const tess_snapshot *TESS_NONNULL snapshot,
+                                tess_batch_t *TESS_NONNULL batch);
+
+/**
+ * Applies a batch prepared on this engine in its current state: deleted rows go, moved rows
+ * keep their height, measured state, flags and text, inserted rows start at their kind's
+ * estimate (dirty in a profile-driven engine), updated rows take their new values and are
+ * measured again. Rows' kinds, values and group rules are checked first: all or nothing.
+ * TESS_ERROR_STALE_BATCH when the engine's rows changed since (or it is another engine's
+ * batch); TESS_ERROR_NO_RESULT when `batch` holds no prepared batch. On success the batch
+ * holds the applied record, the rows whose swipe or selection state it changed are
+ * readable with `tess_engine_changed_rows`, and `scroll_offset` (may be NULL) receives the
+ * corrected offset (a deleted anchor row's place goes to the nearest row that stayed).
+ */
+tess_status tess_engine_apply_prepared(tess_engine_t *TESS_NONNULL engine, tess_batch_t *TESS_NONNULL batch,
+                                       double *TESS_NULLABLE scroll_offset);
+
+/** `tess_engine_prepare` then `tess_engine_apply_prepared` in one call; `batch` (may be
+ *  NULL) receives the applied record. */
+tess_status tess_engine_apply(tess_engine_t *TESS_NONNULL engine, const tess_snapshot *TESS_NONNULL snapshot,
+                              tess_batch_t *TESS_NULLABLE batch, double *TESS_NULLABLE scroll_offset);
+
+/* ===================================================================================== */
+/* Swipe, selection and unread state                                                      */
+/* ===================================================================================== */
+/*
+ * Kept by row id, carried through every change, and mirrored in the TESS_ROW_SELECTED,
+ * TESS_ROW_SWIPE_OPEN and TESS_ROW_UNREAD flags. Each call that changes state records the
+ * rows whose state changed (ids and current indexes, ascending), to reconfigure; their
+ * number goes into `*changed_count` (may be NULL) and `tess_engine_changed_rows` reads
+ * them, until the next such call.
+ */
+
+#define TESS_SWIPE_LEADING 0
+#define TESS_SWIPE_TRAILING 1
+
+typedef struct tess_row_reference {
+    uint64_t id;
+    int64_t row;
+} tess_row_reference;
+
+/** The rows the last state-changing call (swipe, selection, viewed, apply, commit swipe)
+ *  changed. */
+tess_status tess_engine_changed_rows(const tess_engine_t *TESS_NONNULL engine,
+                                     tess_row_reference *TESS_NULLABLE rows, int64_t capacity,
+                                     int64_t *TESS_NONNULL count);
+
+/** Opens row `id`'s leading or trailing actions (TESS_SWIPE_), `revealed_width` points wide
+ *  (finite, > 0, at most the content width). Another open row closes; the row's unread
+ *  indicator clears. Cells only, not in edit mode (TESS_ERROR_NOT_ALLOWED). */
+tess_status tess_engine_swipe(tess_engine_t *TESS_NONNULL engine, uint64_t id, int32_t edge, double revealed_width,
+                              int64_t *TESS_NULLABLE changed_count);
+
+/** Closes the open row, if any. */
+tess_status tess_engine_close_swipe(tess_engine_t *TESS_NONNULL engine, int64_t *TESS_NULLABLE changed_count);
+
+/** The open row: `*is_open` 0 (the rest 0) when none. `id`, `edge`, `revealed_width` may be
+ *  NULL. */
+tess_status tess_engine_get_swipe(const tess_engine_t *TESS_NONNULL engine, int32_t *TESS_NONNULL is_open,
+                                  uint64_t *TESS_NULLABLE id, int32_t *TESS_NULLABLE edge,
+                                  double *TESS_NULLABLE revealed_width);
+
+/** A full swipe: deletes row `id` through the batch pipeline (group rules, anchoring,
+ *  state); `batch` (may be NULL) receives the applied record. */
+tess_status tess_engine_commit_swipe(tess_engine_t *TESS_NONNULL engine, uint64_t id,
+                                     tess_batch_t *TESS_NULLABLE batch, double *TESS_NULLABLE scroll_offset);
+
+/** Selects row `id` (profile-driven engines in edit mode, kinds with a selection); in a
+ *  single-selection group the other selected row is deselected. */
+tess_status tess_engine_select(tess_engine_t *TESS_NONNULL engine, uint64_t id,
+                               int64_t *TESS_NULLABLE changed_count);
+
+tess_status tess_engine_deselect(tess_engine_t *TESS_NONNULL engine, uint64_t id,
+                                 int64_t *TESS_NULLABLE changed_count);
+
+/** Makes `ids` (`count`, NULL only when 0) the selection, all or nothing
+ *  (TESS_ERROR_RULE_VIOLATION for two rows of one single-selection group). */
+tess_status tess_engine_set_selection(tess_engine_t *TESS_NONNULL engine, const uint64_t *TESS_NULLABLE ids,
+                                      int64_t count, int64_t *TESS_NULLABLE changed_count);
+
+/** Deselects every row. */
+tess_status tess_engine_clear_selection(tess_engine_t *TESS_NONNULL engine, int64_t *TESS_NULLABLE changed_count);
+
+/** The selected rows' ids, in row order. */
+tess_status tess_engine_selection(const tess_engine_t *TESS_NONNULL engine, uint64_t *TESS_NULLABLE ids,
+                                  int64_t capacity, int64_t *TESS_NONNULL count);
+
+/** Clears the unread indicator of rows `start ..< start + count` (seen). */
+tess_status tess_engine_mark_viewed(tess_engine_t *TESS_NONNULL engine, int64_t start, int64_t count,
+                                    int64_t *TESS_NULLABLE changed_count);
+
+/** `tess_engine_mark_viewed` for the rows in the viewport now (no overscan). */
+tess_status tess_engine_mark_visible_viewed(tess_engine_t *TESS_NONNULL engine,
+                                            int64_t *TESS_NULLABLE changed_count);
 
 #ifdef __cplusplus
 }

@@ -33,9 +33,12 @@ extension ListEngine {
     /// window's rows are whole lines. The heights go into the geometry together,
     /// then the anchor row is put back where it was seen, so visible content never jumps.
     /// Successive calls do not rescan rows they already found clean.
+    /// `accept` is asked once the heights are computed and before any is stored: false
+    /// discards them and changes nothing (a host measure callback that answered a bad
+    /// width, which the C ABI reports as a failure of the whole call).
     /// - Throws: `invalidBudget` for a negative row count.
     @discardableResult
-    public mutating func measure(budget: MeasureBudget) throws(TesseraError) -> MeasureProgress {
+    public mutating func measure(budget: MeasureBudget, acceptIf accept: () -> Bool = { true }) throws(TesseraError) -> MeasureProgress {
         var limit = Int.max, deadline = UInt64.max
         switch budget {
         case .rows(let n):
@@ -87,6 +90,7 @@ extension ListEngine {
             above = a.row
         }
 
+        guard accept() else { return MeasureProgress(measured: 0, remaining: layout.dirtyCount, scrollOffset: scrollOffset) }
         let measured = run.rows.count
         apply(run: &run)
         if windowDone {
@@ -153,9 +157,11 @@ extension ListEngine {
     /// those batches: a new width, width class, edit mode or font scale is arithmetic over
     /// the kept segments. Otherwise the dirty rows are split into `threads` parts of equal
     /// size and measured through the text engines' caches. The heights are the same.
+    /// `accept` as for `measure(budget:acceptIf:)`: false stores nothing (and drops the
+    /// prepared texts).
     /// - Throws: `invalidThreadCount` outside 1...256.
     @discardableResult
-    public mutating func measureAll(threads: Int = ListEngine.processorCount) throws(TesseraError) -> Double {
+    public mutating func measureAll(threads: Int = ListEngine.processorCount, acceptIf accept: () -> Bool = { true }) throws(TesseraError) -> Double {
         guard threads >= 1, threads <= 256 else { throw .invalidThreadCount(threads) }
         layout?.threadCPU = []
         guard let layout, layout.dirtyCount > 0 else { return scrollOffset }
@@ -166,6 +172,12 @@ extension ListEngine {
             measureAllPrepared(layout, threads: threads, rows: &rows, units: &units)
         } else {
             measureAllDirty(layout, threads: threads, rows: &rows, units: &units)
+        }
+        guard accept() else {
+            // Nothing stored; texts prepared on this pass may hold the rejected widths.
+            layout.rowsChanged()
+            layout.batchVersion = nil
+            return scrollOffset
         }
         layout.dirtyCount = 0
         rows.withUnsafeBufferPointer { r in
@@ -345,6 +357,14 @@ extension ListEngine {
             }
             at += found[i]
         }
+    }
+
+    /// Empties the text caches of every measurer of a profile-driven list (the caller's and
+    /// `measureAll`'s workers'), e.g. after a host measure callback answered a bad width
+    /// that may have been cached.
+    public func removeAllCachedTextResults() {
+        guard let layout else { return }
+        for m in layout.measurers { m.textEngine.removeAllCachedResults() }
     }
 
     /// Online processors: `measureAll`'s default thread count.

@@ -104,7 +104,10 @@ struct SegmentCache {
                            p.loadUnaligned(fromByteOffset: i + 8, as: UInt64.self) ^ seed)
                 i += 16
             }
-            a = p.loadUnaligned(fromByteOffset: max(i, n - 16), as: UInt64.self)
+            // The last 16 bytes (all of them up to 16): `max(i, n - 16)` read past the key
+            // when the loop stopped 8 or fewer bytes before its end (found by the C ABI
+            // fuzzer: a 20-byte key at the end of the host's buffer).
+            a = p.loadUnaligned(fromByteOffset: n > 16 ? n - 16 : 0, as: UInt64.self)
             b = p.loadUnaligned(fromByteOffset: n - 8, as: UInt64.self)
         } else if n >= 4 {
             a = UInt64(p.loadUnaligned(as: UInt32.self)) << 32 | UInt64(p.loadUnaligned(fromByteOffset: n - 4, as: UInt32.self))
