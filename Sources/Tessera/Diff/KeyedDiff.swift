@@ -247,15 +247,37 @@ public final class KeyedDiffer {
         let growAt = { (c: Int) in c - c / 5 }  // load 0.8
         var threshold = growAt(capacity)
         var j = prefix
+        // The old row expected next: where the last pairing left off. Most rows of a list
+        // that changed a little pair with it directly, without a table probe (every old id
+        // is in the table already, so a new id repeating a row paired this way still lands
+        // on a matched entry and is reported).
+        var cursor = prefix
+        let oldEnd = n - suffix
         while j < end {
+            let id = newIDs[j]
+            if cursor < oldEnd && oldIDs[cursor] == id {
+                if o2n[cursor] >= 0 {
+                    let other = Int(o2n[cursor])
+                    throw .duplicateIDInDiff(id, side: "new", firstIndex: min(other, j), secondIndex: max(other, j))
+                }
+                pair(cursor, j)
+                survivors += 1
+                cursor += 1
+                j += 1
+                continue
+            }
             if entries >= threshold {
                 capacity <<= 1
                 t = rehash(into: capacity, entries: t, count: capacity >> 1)
                 mask = capacity - 1
                 threshold = growAt(capacity)
             }
-            if j + 16 < end { tess_prefetch(t + (Int(truncatingIfNeeded: fingerprint(newIDs[j + 16])) & mask)) }
-            let id = newIDs[j], fp = fingerprint(id)
+            // Fetch ahead only for rows that will not pair directly (a guess: the row 16
+            // ahead differs from the old row 16 past the cursor).
+            if j + 16 < end && (cursor + 16 >= oldEnd || oldIDs[cursor + 16] != newIDs[j + 16]) {
+                tess_prefetch(t + (Int(truncatingIfNeeded: fingerprint(newIDs[j + 16])) & mask))
+            }
+            let fp = fingerprint(id)
             var s = Int(truncatingIfNeeded: fp) & mask
             while true {
                 let e = t[s]
@@ -277,6 +299,7 @@ public final class KeyedDiffer {
                             }
                             pair(i, j)
                             survivors += 1
+                            cursor = i + 1
                             break
                         }
                     } else if newIDs[Int(truncatingIfNeeded: tag & ~Self.newOnlyBit)] == id {
