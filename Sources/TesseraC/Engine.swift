@@ -98,25 +98,46 @@ extension EngineHandle {
 }
 
 /// A batch of rows from C columns, copied into the arrays the Swift API takes.
+/// The host's row columns, checked and borrowed for the duration of a call.
+func borrowedRows(_ ids: UnsafePointer<UInt64>?, _ kinds: UnsafePointer<UInt16>?, _ heights: UnsafePointer<Double>?, _ count: Int64,
+                  _ text: UnsafePointer<tess_text_columns>?) throws(CFailure) -> RowColumns {
+    let n = try nonNegative(count, "count")
+    guard n < Int(Int32.max) else { throw CFailure(TESS_ERROR_CAPACITY, "count \(n) rows is over 2^31 - 1") }
+    var columns: TextColumns? = nil
+    if text != nil {
+        let t = try TextColumnsArgument(text, rows: n, argument: "text")
+        columns = TextColumns(utf8: t.utf8, offsets: t.offsets, slotsPerRow: t.slotsPerRow)
+    }
+    return RowColumns(
+        ids: try inputArray(ids, n, "ids"), kinds: try inputArray(kinds, n, "kinds"),
+        heights: heights.map { UnsafeBufferPointer(start: $0, count: n) }, text: columns)
+}
+
+/// The host's row columns copied into arrays, for the calls that take arrays (a
+/// profile-driven list checks and keeps its rows' values through them).
 struct RowBatch {
     var ids: [UInt64]
     var kinds: [UInt16]
     var heights: [Double]?
     var text: RowText?
 
-    init(_ ids: UnsafePointer<UInt64>?, _ kinds: UnsafePointer<UInt16>?, _ heights: UnsafePointer<Double>?, _ count: Int64,
-         _ text: UnsafePointer<tess_text_columns>?) throws(CFailure) {
-        let n = try nonNegative(count, "count")
-        guard n < Int(Int32.max) else { throw CFailure(TESS_ERROR_CAPACITY, "count \(n) rows is over 2^31 - 1") }
-        self.ids = copyArray(try inputArray(ids, n, "ids"))
-        self.kinds = copyArray(try inputArray(kinds, n, "kinds"))
-        self.heights = heights.map { copyArray(UnsafeBufferPointer(start: $0, count: n)) }
-        if text != nil {
-            let t = try TextColumnsArgument(text, rows: n, argument: "text")
-            self.text = RowText(
-                utf8: copyArray(t.utf8.assumingMemoryBound(to: UInt8.self)), slotsPerRow: t.slotsPerRow,
-                offsets: copyArray(t.offsets))
+    init(_ rows: RowColumns) {
+        ids = copyArray(rows.ids)
+        kinds = copyArray(rows.kinds)
+        heights = rows.heights.map(copyArray)
+        text = rows.text.map {
+            RowText(utf8: copyArray($0.utf8.assumingMemoryBound(to: UInt8.self)), slotsPerRow: $0.slotsPerRow, offsets: copyArray($0.offsets))
         }
+    }
+}
+
+/// Inserts the host's rows before `index`: a store-driven list reads them in place, a
+/// profile-driven one through copies.
+func insertRows(_ e: EngineHandle, _ rows: RowColumns, at index: Int) throws(CFailure) -> Double {
+    try core("rows") { () throws(TesseraError) in
+        if e.engine.profile == nil { return try e.engine.insert(rows, at: index) }
+        let b = RowBatch(rows)
+        return try e.engine.insert(ids: b.ids, kinds: b.kinds, heights: b.heights, text: b.text, at: index)
     }
 }
 
@@ -168,11 +189,7 @@ public func tess_engine_insert(_ engine: OpaquePointer?, _ index: Int64, _ ids: 
         guard index >= 0, index <= Int64(rows) else {
             throw CFailure(TESS_ERROR_OUT_OF_RANGE, "index \(index) out of bounds for insertion into \(rows) rows")
         }
-        let b = try RowBatch(ids, kinds, heights, count, text)
-        let y = try core("rows") { () throws(TesseraError) in
-            try e.engine.insert(ids: b.ids, kinds: b.kinds, heights: b.heights, text: b.text, at: Int(index))
-        }
-        scrollOffset?.pointee = y
+        scrollOffset?.pointee = try insertRows(e, try borrowedRows(ids, kinds, heights, count, text), at: Int(index))
     }
 }
 
@@ -180,11 +197,7 @@ public func tess_engine_insert(_ engine: OpaquePointer?, _ index: Int64, _ ids: 
 public func tess_engine_append(_ engine: OpaquePointer?, _ ids: UnsafePointer<UInt64>?, _ kinds: UnsafePointer<UInt16>?, _ heights: UnsafePointer<Double>?, _ count: Int64, _ text: UnsafePointer<tess_text_columns>?, _ scrollOffset: UnsafeMutablePointer<Double>?) -> tess_status {
     guard let e = EngineHandle.object(engine) else { return nullHandle("tess_engine_append", "engine") }
     return e.run("tess_engine_append") { () throws(CFailure) in
-        let b = try RowBatch(ids, kinds, heights, count, text)
-        let y = try core("rows") { () throws(TesseraError) in
-            try e.engine.append(ids: b.ids, kinds: b.kinds, heights: b.heights, text: b.text)
-        }
-        scrollOffset?.pointee = y
+        scrollOffset?.pointee = try insertRows(e, try borrowedRows(ids, kinds, heights, count, text), at: e.engine.store.count)
     }
 }
 

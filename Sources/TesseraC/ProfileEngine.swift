@@ -124,7 +124,7 @@ struct VersionedRows {
 
     init(_ ids: UnsafePointer<UInt64>?, _ kinds: UnsafePointer<UInt16>?, _ versions: UnsafePointer<UInt64>?, _ count: Int64,
          _ text: UnsafePointer<tess_text_columns>?) throws(CFailure) {
-        let b = try RowBatch(ids, kinds, nil, count, text)
+        let b = RowBatch(try borrowedRows(ids, kinds, nil, count, text))
         self.ids = b.ids
         self.kinds = b.kinds
         self.text = b.text

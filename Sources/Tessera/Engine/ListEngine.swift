@@ -90,6 +90,15 @@ public struct ListEngine: ~Copyable {
         try insert(ids: ids, kinds: kinds, heights: heights, text: text, versions: versions, at: store.count)
     }
 
+    /// `insert` of a store-driven list from borrowed columns (the C ABI's path: the host's
+    /// arrays are read in place, not copied first). All or nothing.
+    @discardableResult
+    package mutating func insert(_ rows: RowColumns, at index: Int) throws(TesseraError) -> Double {
+        guard layout == nil else { throw .unsupported("borrowed columns on a profile-driven list") }
+        try store.insert(rows, at: index)
+        return reanchor()
+    }
+
     /// Removes rows `range`. In a profile-driven list the groups left behind must still
     /// obey the profile's group rules.
     @discardableResult

@@ -26,14 +26,15 @@ public struct RowText: Sendable, Equatable {
     }
 }
 
-/// The columns of a batch of rows as the store reads them, borrowed from the caller.
-struct RowColumns {
-    var ids: UnsafeBufferPointer<UInt64>
-    var kinds: UnsafeBufferPointer<UInt16>
+/// The columns of a batch of rows as the store reads them, borrowed from the caller (the
+/// C ABI hands a host's arrays over in this form, without copying them).
+package struct RowColumns {
+    package var ids: UnsafeBufferPointer<UInt64>
+    package var kinds: UnsafeBufferPointer<UInt16>
     /// Measured heights in points (validated before use), or nil for "start at the
     /// kind's estimate".
-    var heights: UnsafeBufferPointer<Double>?
-    var text: TextColumns?
+    package var heights: UnsafeBufferPointer<Double>?
+    package var text: TextColumns?
     /// Content versions, or nil for 0.
     var versions: UnsafeBufferPointer<UInt64>? = nil
     /// Flag bits every new row starts with besides `measured` (the engine's `dirty`).
@@ -42,10 +43,31 @@ struct RowColumns {
     var rowFlags: UnsafeBufferPointer<UInt16>? = nil
 
     var count: Int { ids.count }
+
+    package init(ids: UnsafeBufferPointer<UInt64>, kinds: UnsafeBufferPointer<UInt16>, heights: UnsafeBufferPointer<Double>?, text: TextColumns?) {
+        self.ids = ids
+        self.kinds = kinds
+        self.heights = heights
+        self.text = text
+    }
+
+    init(ids: UnsafeBufferPointer<UInt64>, kinds: UnsafeBufferPointer<UInt16>, heights: UnsafeBufferPointer<Double>?, text: TextColumns?,
+         versions: UnsafeBufferPointer<UInt64>?, flags: UInt16 = 0, rowFlags: UnsafeBufferPointer<UInt16>? = nil) {
+        self.init(ids: ids, kinds: kinds, heights: heights, text: text)
+        self.versions = versions
+        self.flags = flags
+        self.rowFlags = rowFlags
+    }
 }
 
-struct TextColumns {
-    var utf8: UnsafeRawBufferPointer
-    var offsets: UnsafeBufferPointer<Int>
-    var slotsPerRow: Int
+package struct TextColumns {
+    package var utf8: UnsafeRawBufferPointer
+    package var offsets: UnsafeBufferPointer<Int>
+    package var slotsPerRow: Int
+
+    package init(utf8: UnsafeRawBufferPointer, offsets: UnsafeBufferPointer<Int>, slotsPerRow: Int) {
+        self.utf8 = utf8
+        self.offsets = offsets
+        self.slotsPerRow = slotsPerRow
+    }
 }

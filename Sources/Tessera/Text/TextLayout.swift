@@ -125,6 +125,7 @@ public final class TextLayoutEngine {
         caches.pointee.segments.deallocate()
         caches.pointee.lines.deallocate()
         caches.pointee.hashes.deallocate()
+        caches.pointee.pendingSegments.deallocate()
         caches.pointee.asciiWidths.deallocate()
         caches.deinitialize(count: 1)
         caches.deallocate()
