@@ -189,7 +189,8 @@ public func tess_engine_insert(_ engine: OpaquePointer?, _ index: Int64, _ ids: 
         guard index >= 0, index <= Int64(rows) else {
             throw CFailure(TESS_ERROR_OUT_OF_RANGE, "index \(index) out of bounds for insertion into \(rows) rows")
         }
-        scrollOffset?.pointee = try insertRows(e, try borrowedRows(ids, kinds, heights, count, text), at: Int(index))
+        let y = try insertRows(e, try borrowedRows(ids, kinds, heights, count, text), at: Int(index))
+        scrollOffset?.pointee = y
     }
 }
 
@@ -197,7 +198,8 @@ public func tess_engine_insert(_ engine: OpaquePointer?, _ index: Int64, _ ids: 
 public func tess_engine_append(_ engine: OpaquePointer?, _ ids: UnsafePointer<UInt64>?, _ kinds: UnsafePointer<UInt16>?, _ heights: UnsafePointer<Double>?, _ count: Int64, _ text: UnsafePointer<tess_text_columns>?, _ scrollOffset: UnsafeMutablePointer<Double>?) -> tess_status {
     guard let e = EngineHandle.object(engine) else { return nullHandle("tess_engine_append", "engine") }
     return e.run("tess_engine_append") { () throws(CFailure) in
-        scrollOffset?.pointee = try insertRows(e, try borrowedRows(ids, kinds, heights, count, text), at: e.engine.store.count)
+        let y = try insertRows(e, try borrowedRows(ids, kinds, heights, count, text), at: e.engine.store.count)
+        scrollOffset?.pointee = y
     }
 }
 
