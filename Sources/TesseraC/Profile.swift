@@ -49,6 +49,39 @@ public func tess_profile_load_bytes(_ json: UnsafePointer<CChar>?, _ byteCount: 
 }
 
 @c @implementation
+public func tess_profile_load_bytes_with_fonts(
+    _ json: UnsafePointer<CChar>?, _ byteCount: Int64, _ fileNames: UnsafePointer<UnsafePointer<CChar>?>?,
+    _ fileNameLengths: UnsafePointer<Int64>?, _ fonts: UnsafePointer<OpaquePointer?>?, _ fontCount: Int64,
+    _ dirs: UnsafePointer<CChar>?, _ dirsLength: Int64, _ out: UnsafeMutablePointer<OpaquePointer?>?
+) -> tess_status {
+    runWithoutHandle("tess_profile_load_bytes_with_fonts") { () throws(CFailure) in
+        let out = try required(out, "out")
+        out.pointee = nil
+        let json = try required(json, "json")
+        let n = try nonNegative(byteCount, "byte_count")
+        let count = try nonNegative(fontCount, "font_count")
+        let names = try inputArray(fileNames, count, "file_names")
+        let lengths = try inputArray(fileNameLengths, count, "file_name_lengths")
+        let handles = try inputArray(fonts, count, "fonts")
+        var byFile: [String: Font] = [:]
+        for i in 0..<count {
+            let file = try utf8String(names[i], lengths[i], "file_names")
+            guard let font = FontHandle.object(handles[i]) else {
+                throw CFailure(TESS_ERROR_NULL_ARGUMENT, "fonts[\(i)] is NULL")
+            }
+            guard byFile.updateValue(font.font, forKey: file) == nil else {
+                throw CFailure(TESS_ERROR_INVALID_ARGUMENT, "file_names[\(i)] \"\(file)\" is given twice")
+            }
+        }
+        let directories = try fontDirectories(dirs, dirsLength)
+        let profile = try core("json") { () throws(TesseraError) in
+            try Profile(json: UnsafeRawBufferPointer(start: json, count: n), fonts: byFile, fontDirectories: directories)
+        }
+        out.pointee = ProfileHandle(profile).retainedPointer()
+    }
+}
+
+@c @implementation
 public func tess_profile_destroy(_ profile: OpaquePointer?) { ProfileHandle.destroy(profile) }
 
 @c @implementation

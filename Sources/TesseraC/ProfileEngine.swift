@@ -206,7 +206,8 @@ public func tess_engine_set_environment(_ engine: OpaquePointer?, _ env: UnsafeP
     guard let e = EngineHandle.object(engine) else { return nullHandle("tess_engine_set_environment", "engine") }
     return e.run("tess_engine_set_environment") { () throws(CFailure) in
         let current = try e.profiled().1
-        let new = try environment(env, parameters: current.parameters)
+        var new = try environment(env, parameters: current.parameters)
+        new.widthClass = current.widthClass
         try e.changeEnvironment(scrollOffset) { (env) throws(CFailure) in env = new }
     }
 }
@@ -262,6 +263,15 @@ public func tess_engine_width_class(_ engine: OpaquePointer?, _ buffer: UnsafeMu
     guard let e = EngineHandle.object(engine) else { return nullHandle("tess_engine_width_class", "engine") }
     return e.run("tess_engine_width_class") { () throws(CFailure) in
         try writeString(try e.companionMeasurer().widthClass, buffer, capacity, length)
+    }
+}
+
+@c @implementation
+public func tess_engine_set_width_class(_ engine: OpaquePointer?, _ name: UnsafePointer<CChar>?, _ nameLength: Int64, _ scrollOffset: UnsafeMutablePointer<Double>?) -> tess_status {
+    guard let e = EngineHandle.object(engine) else { return nullHandle("tess_engine_set_width_class", "engine") }
+    return e.run("tess_engine_set_width_class") { () throws(CFailure) in
+        let widthClass = name == nil && nameLength == 0 ? nil : try utf8String(name, nameLength, "name")
+        try e.changeEnvironment(scrollOffset) { (env) throws(CFailure) in env.widthClass = widthClass }
     }
 }
 

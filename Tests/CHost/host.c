@@ -1234,6 +1234,78 @@ static void test_profiles(void) {
     FAILS(tess_profile_slot_name(NULL, 0, 0, name, 64, &len), NULL, TESS_ERROR_NULL_ARGUMENT, "profile");
     FAILS(tess_profile_estimated_heights(NULL, 0, heights, 512, &n), NULL, TESS_ERROR_NULL_ARGUMENT, "profile");
 
+    /* Fonts the host holds as bytes serve the profile's files; nothing is looked up. */
+    {
+        const char *files[] = {"Roboto-Regular.ttf", "Roboto-Medium.ttf", "DroidSansFallbackFull.ttf", "NotoColorEmoji.ttf"};
+        const char *paths[] = {"/usr/share/fonts/truetype/roboto/unhinted/RobotoTTF/Roboto-Regular.ttf",
+                               "/usr/share/fonts/truetype/roboto/unhinted/RobotoTTF/Roboto-Medium.ttf",
+                               "/usr/share/fonts/truetype/droid/DroidSansFallbackFull.ttf",
+                               "/usr/share/fonts/truetype/noto/NotoColorEmoji.ttf"};
+        tess_font_t *fonts[4] = {NULL, NULL, NULL, NULL};
+        int64_t lengths[4];
+        for (int i = 0; i < 4; i++) {
+            int64_t size = 0;
+            char *bytes = read_file(paths[i], &size);
+            CHECK(bytes != NULL);
+            OK(tess_font_load_bytes(bytes, size, 0, &fonts[i]), NULL);
+            free(bytes);
+            lengths[i] = (int64_t)strlen(files[i]);
+        }
+        const tess_font_t *given[4] = {fonts[0], fonts[1], fonts[2], fonts[3]};
+        tess_profile_t *hosted = NULL;
+        OK(tess_profile_load_bytes_with_fonts(json, json_length, files, lengths, given, 4, "/nowhere", 8, &hosted), NULL);
+        /* The profile keeps what it needs: a second set of handles, destroyed at once, serves it too. */
+        tess_profile_t *kept = NULL;
+        {
+            tess_font_t *copies[4] = {NULL, NULL, NULL, NULL};
+            for (int i = 0; i < 4; i++) {
+                int64_t size = 0;
+                char *bytes = read_file(paths[i], &size);
+                OK(tess_font_load_bytes(bytes, size, 0, &copies[i]), NULL);
+                free(bytes);
+            }
+            const tess_font_t *c[4] = {copies[0], copies[1], copies[2], copies[3]};
+            OK(tess_profile_load_bytes_with_fonts(json, json_length, files, lengths, c, 4, "/nowhere", 8, &kept), NULL);
+            for (int i = 0; i < 4; i++) tess_font_destroy(copies[i]);
+        }
+        int64_t hosted_count = 0;
+        OK(tess_profile_kind_count(hosted, &hosted_count), hosted);
+        CHECK(hosted_count == george_count);
+        /* Same cell, same height as with the files found on disk (built-in shaper). */
+        const char *cell[] = {"label", "Überweisung an Greda Köhuber, Verwendungszweck: Zahlungsbericht RF57", "subLine", "x"};
+        row_text one;
+        make_row(george, basic, cell, 2, &one);
+        tess_environment narrow = {200, TESS_PLATFORM_ANDROID, 0, 1};
+        tess_measurer_t *on_disk = NULL, *on_bytes = NULL;
+        OK(tess_measurer_create(george, &narrow, NULL, &on_disk), NULL);
+        OK(tess_measurer_create(kept, &narrow, NULL, &on_bytes), NULL);
+        tess_profile_destroy(kept);
+        double h1 = 0, h2 = -1;
+        OK(tess_profile_kind_info(george, basic, &k), george);
+        OK(tess_measurer_heights(on_disk, &k.code, 1, &one.columns, &h1, 1), on_disk);
+        OK(tess_measurer_heights(on_bytes, &k.code, 1, &one.columns, &h2, 1), on_bytes);
+        CHECK(h1 == h2 && h1 > 48);
+        tess_measurer_destroy(on_disk);
+        tess_measurer_destroy(on_bytes);
+        tess_profile_destroy(hosted);
+        /* A file given neither as a font nor in a directory; bad arrays. */
+        FAILS(tess_profile_load_bytes_with_fonts(json, json_length, files, lengths, given, 0, "/nowhere", 8, &bad), NULL,
+              TESS_ERROR_INVALID_PROFILE, "not found");
+        FAILS(tess_profile_load_bytes_with_fonts(json, json_length, NULL, lengths, given, 4, NULL, 0, &bad), NULL,
+              TESS_ERROR_NULL_ARGUMENT, "file_names");
+        const tess_font_t *holes[4] = {given[0], NULL, given[2], given[3]};
+        FAILS(tess_profile_load_bytes_with_fonts(json, json_length, files, lengths, holes, 4, NULL, 0, &bad), NULL,
+              TESS_ERROR_NULL_ARGUMENT, "fonts[1]");
+        const char *twice[] = {files[0], files[0]};
+        const int64_t twice_lengths[] = {lengths[0], lengths[0]};
+        FAILS(tess_profile_load_bytes_with_fonts(json, json_length, twice, twice_lengths, given, 2, NULL, 0, &bad), NULL,
+              TESS_ERROR_INVALID_ARGUMENT, "twice");
+        FAILS(tess_profile_load_bytes_with_fonts(json, json_length, files, lengths, given, -1, NULL, 0, &bad), NULL,
+              TESS_ERROR_INVALID_ARGUMENT, "font_count");
+        CHECK(bad == NULL);
+        for (int i = 0; i < 4; i++) tess_font_destroy(fonts[i]);
+    }
+
     /* The measurer with the README's stub text: example 7, iOS then Android. */
     stub_context stub = {0, 0};
     tess_text_engine_t *text = NULL;
@@ -1813,6 +1885,24 @@ static void test_profile_engine(void) {
     pe_check_items(e, &rows, 700);
     free(want_wide);
     OK(tess_engine_set_width(e, 375, &y), e);
+    /* The host's width class: regular at 375 pt, kept by width changes, then back to the width's. */
+    OK(tess_engine_set_width_class(e, "regular", 7, &y), e);
+    OK(tess_engine_width_class(e, wc, sizeof wc, &len), e);
+    CHECK(len == 7 && memcmp(wc, "regular", 7) == 0);
+    OK(tess_engine_set_width(e, 380, &y), e);
+    OK(tess_engine_width_class(e, wc, sizeof wc, &len), e);
+    CHECK(len == 7 && memcmp(wc, "regular", 7) == 0);
+    FAILS(tess_engine_set_width_class(e, "roomy", 5, &y), e, TESS_ERROR_INVALID_ENVIRONMENT, "widthClass");
+    FAILS(tess_engine_set_width_class(e, NULL, 3, &y), e, TESS_ERROR_NULL_ARGUMENT, "name");
+    FAILS(tess_engine_set_width_class(e, "\xff", 1, &y), e, TESS_ERROR_INVALID_UTF8, "name");
+    FAILS(tess_engine_set_width_class(NULL, NULL, 0, &y), NULL, TESS_ERROR_NULL_ARGUMENT, "engine");
+    OK(tess_engine_width_class(e, wc, sizeof wc, &len), e);
+    CHECK(len == 7 && memcmp(wc, "regular", 7) == 0);
+    OK(tess_engine_set_width_class(e, NULL, 0, &y), e);
+    OK(tess_engine_set_width(e, 375, &y), e);
+    OK(tess_engine_width_class(e, wc, sizeof wc, &len), e);
+    CHECK(len == 7 && memcmp(wc, "compact", 7) == 0);
+    OK(tess_engine_measure_all(e, 1, &y), e);
     OK(tess_engine_set_platform(e, TESS_PLATFORM_ANDROID, &y), e);
     OK(tess_engine_dirty_count(e, &dirty), e);
     CHECK(dirty > 0);

@@ -705,7 +705,10 @@ static void step(input *in, state *st) {
         tess_environment env = {f64(in), (int32_t)(u8(in) % 3), (int32_t)(u8(in) % 3), f64(in)};
         int64_t offsets[3] = {0, 2, i64(in)}, values[2] = {i64(in), i64(in)};
         tess_parameters params = {"ab\xff", length_for(in, 3), offsets, values, count(in) % 3};
-        switch (u8(in) % 7) {
+        static const char *classes[] = {"compact", "regular", "roomy", "\xff"};
+        const char *wc = classes[u8(in) % 4];
+        switch (u8(in) % 8) {
+        case 7: s = tess_engine_set_width_class(e, chance(in, 20) ? NULL : wc, chance(in, 20) ? 0 : length_for(in, (int64_t)strlen(wc)), &d); break;
         case 0: s = tess_engine_set_width(e, chance(in, 50) ? 300 + (double)u8(in) : f64(in), &d); break;
         case 1: s = tess_engine_set_edit_mode(e, (int32_t)i64(in), &d); break;
         case 2: s = tess_engine_set_font_scale(e, chance(in, 50) ? 0.5 + (double)(u8(in) % 4) : f64(in), &d); break;

@@ -385,6 +385,19 @@ tess_status tess_profile_load_path(const char *TESS_NONNULL path, int64_t path_l
                                    const char *TESS_NULLABLE font_dirs, int64_t font_dirs_length,
                                    tess_profile_t *TESS_NULLABLE *TESS_NONNULL out);
 
+/** Loads a profile from JSON bytes whose font files are given as loaded fonts, for hosts
+ *  that hold fonts as bytes (an Android app's assets, `tess_font_load_bytes`): the file
+ *  the profile names `file_names[i]` (UTF-8, `file_name_lengths[i]` bytes) is served by
+ *  `fonts[i]`; other files are looked up in `font_dirs` as `tess_profile_load_bytes` does.
+ *  The profile keeps what it needs of the fonts; the caller may destroy its handles. The
+ *  three arrays may be NULL only when `font_count` is 0. */
+tess_status tess_profile_load_bytes_with_fonts(const char *TESS_NONNULL json, int64_t byte_count,
+                                               const char *TESS_NONNULL const *TESS_NULLABLE file_names,
+                                               const int64_t *TESS_NULLABLE file_name_lengths,
+                                               const tess_font_t *TESS_NONNULL const *TESS_NULLABLE fonts,
+                                               int64_t font_count, const char *TESS_NULLABLE font_dirs,
+                                               int64_t font_dirs_length, tess_profile_t *TESS_NULLABLE *TESS_NONNULL out);
+
 /** Loads a profile from JSON bytes (copied as needed; the caller may free them after). */
 tess_status tess_profile_load_bytes(const char *TESS_NONNULL json, int64_t byte_count,
                                     const char *TESS_NULLABLE font_dirs, int64_t font_dirs_length,
@@ -850,6 +863,14 @@ tess_status tess_engine_set_parameters(tess_engine_t *TESS_NONNULL engine,
  *  breakpoints decide it): bytes into `buffer`, `*length` out. */
 tess_status tess_engine_width_class(const tess_engine_t *TESS_NONNULL engine, char *TESS_NULLABLE buffer,
                                     int64_t capacity, int64_t *TESS_NONNULL length);
+
+/** Sets the width class cells are laid out in, as the host decides it (iOS's horizontal
+ *  size class is compact in Slide Over at any width): `name` is one of the profile's
+ *  classes (UTF-8, `name_length` bytes). NULL with length 0 goes back to the class the
+ *  width falls in. Rows of the kinds the change affects become dirty; other environment
+ *  changes keep the class set here. */
+tess_status tess_engine_set_width_class(tess_engine_t *TESS_NONNULL engine, const char *TESS_NULLABLE name,
+                                        int64_t name_length, double *TESS_NULLABLE scroll_offset);
 
 /** The overscan `tess_engine_measure` measures first and `tess_engine_items` reports
  *  (finite, >= 0). */

@@ -53,7 +53,7 @@ extension Profile {
     /// Per kind in profile order: the positions of the variants whose conditions hold in
     /// `environment` (a kind's effective layout is a function of them).
     func holdingVariants(_ environment: LayoutEnvironment) -> [[Int]] {
-        let widthClass = model.widthClass(forWidth: environment.width)
+        let widthClass = model.widthClass(of: environment)
         return model.kinds.map { k in
             k.variants.indices.filter {
                 k.variants[$0].when.holds(widthClass: widthClass, editMode: environment.editMode, platform: environment.platform, fontScale: environment.fontScale)

@@ -138,7 +138,7 @@ final class CellProgram {
         let model = profile.model
         try CellProgram.check(env, model)
         let platform = env.platform
-        let widthClass = model.widthClass(forWidth: env.width)
+        let widthClass = model.widthClass(of: env)
         let values = env.parameters
         self.styles = Self.buffer(styles)
         styleIdentities = Self.buffer(styles.map(\.identity))
@@ -375,6 +375,9 @@ final class CellProgram {
         }
         guard env.fontScale.isFinite, env.fontScale > 0, env.fontScale <= LayoutEnvironment.maximumFontScale else {
             throw .invalidEnvironment(field: "fontScale", problem: "expected a finite font scale > 0 and <= \(ProfileFormat.number(LayoutEnvironment.maximumFontScale)), found \(env.fontScale)")
+        }
+        if let name = env.widthClass, !model.widthClasses.contains(where: { $0.name == name }) {
+            throw .invalidEnvironment(field: "widthClass", problem: "expected one of the profile's width classes (\(model.widthClasses.map(\.name).joined(separator: ", "))), found \"\(name)\"")
         }
         guard model.platforms.contains(env.platform) else {
             throw .invalidEnvironment(field: "platform", problem: "expected one of the profile's platforms (\(model.platforms.map(\.rawValue).joined(separator: ", "))), found \(env.platform.rawValue)")

@@ -41,8 +41,11 @@ public final class Profile: Sendable {
     let model: ProfileModel
     /// One chain per font family, in `model.fonts` order; faces shared between families.
     let fontChains: [FontChain]
-    /// The font files each family was loaded from (paths, primary first), in `model.fonts` order.
+    /// The font files each family was loaded from (paths, primary first), in `model.fonts`
+    /// order; a font the host gave as loaded is listed by its file name.
     let fontFiles: [[String]]
+    /// Whether some fonts came from the host (`init(json:fonts:)`), not from files.
+    let hasHostFonts: Bool
     /// Kind position in `kinds` by code (-1: no such kind).
     let kindByCode: [Int32]
 
@@ -66,6 +69,13 @@ public final class Profile: Sendable {
         try self.init(model: try Profile.decode(json), fontDirectories: fontDirectories)
     }
 
+    /// A profile whose font files are given as loaded fonts by file name (the `files` the
+    /// profile's font families list), for hosts that hold fonts as bytes (an Android app's
+    /// assets); a file not in `fonts` is looked up in `fontDirectories`.
+    public convenience init(json: UnsafeRawBufferPointer, fonts: [String: Font], fontDirectories: [String] = []) throws(TesseraError) {
+        try self.init(model: try Profile.decode(json), fontDirectories: fontDirectories, fonts: fonts)
+    }
+
     static func decode(_ json: UnsafeRawBufferPointer) throws(TesseraError) -> ProfileModel {
         let root = try JSONParser.parse(json)
         var decoder = ProfileDecoder()
@@ -75,7 +85,7 @@ public final class Profile: Sendable {
         return model
     }
 
-    init(model: ProfileModel, fontDirectories: [String]) throws(TesseraError) {
+    init(model: ProfileModel, fontDirectories: [String], fonts: [String: Font] = [:]) throws(TesseraError) {
         self.model = model
         name = model.name
         title = model.title
@@ -103,6 +113,11 @@ public final class Profile: Sendable {
             var faces: [Font] = []
             var paths: [String] = []
             for (i, file) in family.files.enumerated() {
+                if let font = fonts[file] {
+                    paths.append(file)
+                    faces.append(font)
+                    continue
+                }
                 guard let path = Profile.findFont(file, in: fontDirectories) else {
                     throw .profileFontNotFound(file: file, directories: fontDirectories)
                 }
@@ -124,12 +139,14 @@ public final class Profile: Sendable {
         }
         fontChains = chains
         fontFiles = files
+        hasHostFonts = model.fonts.contains { $0.files.contains { fonts[$0] != nil } }
     }
 
     /// A profile like `other` whose font objects are its own, loaded again from the same
     /// files: measuring on another thread with it touches no reference count or memo the
     /// first profile's threads touch. Nil when a file cannot be loaded again.
     func withOwnFonts() -> Profile? {
+        guard !hasHostFonts else { return nil }
         var loaded: [String: Font] = [:]
         var chains: [FontChain] = []
         for paths in fontFiles {
@@ -161,6 +178,7 @@ public final class Profile: Sendable {
         kindByCode = other.kindByCode
         self.fontChains = fontChains
         fontFiles = other.fontFiles
+        hasHostFonts = other.hasHostFonts
     }
 
     static func findFont(_ file: String, in directories: [String]) -> String? {

@@ -24,6 +24,11 @@ struct ProfileModel: Sendable {
         for c in widthClasses where c.minWidth <= width { name = c.name }
         return name
     }
+
+    /// The width class an environment lays cells out in: the host's, else its width's.
+    func widthClass(of environment: LayoutEnvironment) -> String {
+        environment.widthClass ?? widthClass(forWidth: environment.width)
+    }
 }
 
 struct FontFamilyModel: Sendable {
