@@ -114,17 +114,7 @@ public func tess_batch_indexes(_ batch: OpaquePointer?, _ which: Int32, _ indexe
     return b.run("tess_batch_indexes") { () throws(CFailure) in
         let count = try required(count, "count")
         let out = try outputBuffer(indexes, capacity, "indexes")
-        let d = try b.batch()
-        let list: [Int]
-        switch which {
-        case TESS_DIFF_DELETES: list = d.deletes
-        case TESS_DIFF_INSERTS: list = d.inserts
-        case TESS_DIFF_UPDATES: list = d.updates
-        case TESS_DIFF_UPDATED_NEW_INDEXES: list = d.updatedNewIndexes
-        default: throw CFailure(TESS_ERROR_INVALID_ARGUMENT, "which \(which) is not one of TESS_DIFF_DELETES ... TESS_DIFF_UPDATED_NEW_INDEXES")
-        }
-        try fits(list.count, out.count, count, "indexes")
-        for (i, x) in list.enumerated() { out[i] = Int64(x) }
+        try writeIndexes(try b.batch(), which, out, count)
     }
 }
 
@@ -134,9 +124,7 @@ public func tess_batch_moves(_ batch: OpaquePointer?, _ moves: UnsafeMutablePoin
     return b.run("tess_batch_moves") { () throws(CFailure) in
         let count = try required(count, "count")
         let out = try outputBuffer(moves, capacity, "moves")
-        let d = try b.batch()
-        try fits(d.moves.count, out.count, count, "moves")
-        for (i, m) in d.moves.enumerated() { out[i] = tess_diff_move(from: Int64(m.from), to: Int64(m.to)) }
+        try writeMoves(try b.batch(), out, count)
     }
 }
 

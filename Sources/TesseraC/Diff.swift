@@ -65,18 +65,29 @@ public func tess_differ_indexes(_ differ: OpaquePointer?, _ which: Int32, _ inde
     return d.run("tess_differ_indexes") { () throws(CFailure) in
         let count = try required(count, "count")
         let out = try outputBuffer(indexes, capacity, "indexes")
-        let b = try d.last()
-        let list: [Int]
-        switch which {
-        case TESS_DIFF_DELETES: list = b.deletes
-        case TESS_DIFF_INSERTS: list = b.inserts
-        case TESS_DIFF_UPDATES: list = b.updates
-        case TESS_DIFF_UPDATED_NEW_INDEXES: list = b.updatedNewIndexes
-        default: throw CFailure(TESS_ERROR_INVALID_ARGUMENT, "which \(which) is not one of TESS_DIFF_DELETES ... TESS_DIFF_UPDATED_NEW_INDEXES")
-        }
-        try fits(list.count, out.count, count, "indexes")
-        for (i, x) in list.enumerated() { out[i] = Int64(x) }
+        try writeIndexes(try d.last(), which, out, count)
     }
+}
+
+/// One of a batch's index lists (`TESS_DIFF_`) into a host buffer: the differ's and a
+/// prepared or applied batch's readers share it.
+func writeIndexes(_ b: DiffBatch, _ which: Int32, _ out: UnsafeMutableBufferPointer<Int64>, _ count: UnsafeMutablePointer<Int64>) throws(CFailure) {
+    let list: [Int]
+    switch which {
+    case TESS_DIFF_DELETES: list = b.deletes
+    case TESS_DIFF_INSERTS: list = b.inserts
+    case TESS_DIFF_UPDATES: list = b.updates
+    case TESS_DIFF_UPDATED_NEW_INDEXES: list = b.updatedNewIndexes
+    default: throw CFailure(TESS_ERROR_INVALID_ARGUMENT, "which \(which) is not one of TESS_DIFF_DELETES ... TESS_DIFF_UPDATED_NEW_INDEXES")
+    }
+    try fits(list.count, out.count, count, "indexes")
+    for (i, x) in list.enumerated() { out[i] = Int64(x) }
+}
+
+/// A batch's moves into a host buffer.
+func writeMoves(_ b: DiffBatch, _ out: UnsafeMutableBufferPointer<tess_diff_move>, _ count: UnsafeMutablePointer<Int64>) throws(CFailure) {
+    try fits(b.moves.count, out.count, count, "moves")
+    for (i, m) in b.moves.enumerated() { out[i] = tess_diff_move(from: Int64(m.from), to: Int64(m.to)) }
 }
 
 @c @implementation
@@ -85,9 +96,7 @@ public func tess_differ_moves(_ differ: OpaquePointer?, _ moves: UnsafeMutablePo
     return d.run("tess_differ_moves") { () throws(CFailure) in
         let count = try required(count, "count")
         let out = try outputBuffer(moves, capacity, "moves")
-        let b = try d.last()
-        try fits(b.moves.count, out.count, count, "moves")
-        for (i, m) in b.moves.enumerated() { out[i] = tess_diff_move(from: Int64(m.from), to: Int64(m.to)) }
+        try writeMoves(try d.last(), out, count)
     }
 }
 
