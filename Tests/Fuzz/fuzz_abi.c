@@ -668,7 +668,7 @@ static void step(input *in, state *st) {
     }
     case 41:
     case 42: { /* George rows, mostly valid: a header and cells with labels; ids small (duplicates) */
-        int64_t c = count(in) % 24;
+        int64_t c = (count(in) % 24 + 24) % 24; /* count() may be negative: the rows made, 0...23 */
         uint64_t ids[24], versions[24];
         uint16_t kinds[24];
         static const uint16_t codes[] = {13, 1, 1, 1, 2, 4, 9, 15, 14, 99, 0, 3};
