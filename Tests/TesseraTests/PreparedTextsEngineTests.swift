@@ -193,7 +193,9 @@ import Testing
                         _ = engine.breakLines(PreparedTextView(segments: segs, widest: widest), utf8, style, width: l - TextLayoutEngine.widthTolerance, maxLines: 0)
                         return engine.caches.pointee.lines.count
                     }
-                    let (memo, count) = CellMeasurer.countLines(segs, limit: limit, stopAfter: 0)
+                    let view = PreparedTextView(segments: segs, widest: widest)
+                    let positions = engine.linePositions(view)
+                    let (memo, count) = CellMeasurer.countLines(view, positions, limit: limit, stopAfter: 0)
                     #expect(count == engineCount(limit) && Int(memo.count) == count)
                     let low = Double(memo.low), high = Double(memo.high)
                     #expect(low <= limit && limit < high)
@@ -201,7 +203,7 @@ import Testing
                     for l in [low, high.isFinite ? high - 1.0 / 64 : low + 500] where l >= low {
                         #expect(engineCount(l) == count, "limit \(l) in \(low)..<\(high)")
                     }
-                    let (capped, cappedCount) = CellMeasurer.countLines(segs, limit: limit, stopAfter: 2)
+                    let (capped, cappedCount) = CellMeasurer.countLines(view, engine.linePositions(view), limit: limit, stopAfter: 2)
                     #expect(min(cappedCount, 2) == min(count, 2))
                     try #require(!capped.partial || count > 2)
                 }

@@ -515,7 +515,7 @@ extension CellMeasurer {
         }
         let view = batch.view(t)
         if view.widestSegment <= limit {
-            let (memo, count) = Self.countLines(view.segments, limit: limit, stopAfter: maxLines)
+            let (memo, count) = Self.countLines(view, textEngine.linePositions(view), limit: limit, stopAfter: maxLines)
             batch.lines[t] = memo
             return maxLines > 0 ? Swift.min(count, maxLines) : count
         }
@@ -528,86 +528,32 @@ extension CellMeasurer {
 
     /// The greedy fill of `TextLayoutEngine.breakLines` for segments that all fit `limit`,
     /// counting lines only, with the range of limits over which every comparison it makes
-    /// comes out the same: a segment that fit needs `limit >= line so far + space + it`, one
-    /// that did not needs `limit <` that sum, and no emergency break needs `limit >=` the
+    /// comes out the same: a segment that fit needs `limit >=` the line up to it, one that
+    /// did not needs `limit <` that width, and no emergency break needs `limit >=` the
     /// widest segment. Stops once the count passes `stopAfter` (0: never).
     @inline(__always)
-    static func countLines(_ segments: UnsafeBufferPointer<PreparedSegment>, limit: Double, stopAfter: Int) -> (CellTextBatch.LineMemo, count: Int) {
+    static func countLines(_ view: PreparedTextView, _ positions: UnsafePointer<Double>, limit: Double, stopAfter: Int) -> (CellTextBatch.LineMemo, count: Int) {
         let stop = stopAfter > 0 ? stopAfter : Int.max
         var count = 0
-        var lineWidth = 0.0, pendingSpace = 0.0
-        var hasContent = false
-        var low = 0.0, high = Double.infinity
-        var partial = false
-        for i in 0..<segments.count {
-            let seg = segments[i]
-            let w = Double(seg.width)
-            low = Swift.max(low, w)
-            if hasContent {
-                let sum = lineWidth + pendingSpace + w
-                if sum > limit {
-                    high = Swift.min(high, sum)
-                    count += 1
-                    if count > stop { partial = true; break }
-                    lineWidth = w
-                } else {
-                    low = Swift.max(low, sum)
-                    // As the engine adds: the space and the segment first.
-                    lineWidth += pendingSpace + w
-                }
-            } else {
-                lineWidth += pendingSpace + w
-            }
-            pendingSpace = Double(seg.whitespaceWidth)
-            hasContent = true
-            if seg.isMandatory {
-                count += 1
-                if count > stop { partial = true; break }
-                lineWidth = 0
-                pendingSpace = 0
-                hasContent = false
-            }
+        var low = view.widestSegment, high = Double.infinity
+        TextLayoutEngine.fillLines(view.segments, positions, limit: limit, compared: { width, fits in
+            if fits { low = Swift.max(low, width) } else { high = Swift.min(high, width) }
+        }) { _, _, _ in
+            count += 1
+            return count <= stop
         }
-        if !partial && (hasContent || count == 0 || segments.last?.isMandatory == true) { count += 1 }
-        return (CellTextBatch.LineMemo(low: low, high: high, count: count, partial: partial), count)
+        return (CellTextBatch.LineMemo(low: low, high: high, count: count, partial: count > stop), count)
     }
 
     /// The natural width of kept text `t` in units (computed once per style): its widest
-    /// line when only mandatory breaks end lines, summed as the engine's line fill sums.
+    /// line at the natural layout width, as the engine lays it out.
     @inline(__always)
     func batchNatural(_ batch: CellTextBatch.View, _ t: Int, _ bytes: UnsafeRawBufferPointer, _ p: CellProgram, style: Int32) -> Int64 {
         let known = batch.natural[t]
         if known >= 0 { return known }
-        let view = batch.view(t)
-        let limit = Self.naturalLayoutWidth + TextLayoutEngine.widthTolerance
+        _ = textEngine.breakLines(batch.view(t), bytes, p.styles[Int(style)], width: Self.naturalLayoutWidth, maxLines: 0)
         var widest = 0.0
-        var lineWidth = 0.0, pendingSpace = 0.0
-        var hasContent = false
-        var fits = view.widestSegment <= limit
-        for seg in view.segments where fits {
-            let w = Double(seg.width)
-            if hasContent {
-                // A line as wide as the natural layout width would break: let the engine do it.
-                if lineWidth + pendingSpace + w > limit { fits = false }
-                lineWidth += pendingSpace + w
-            } else {
-                lineWidth += pendingSpace + w
-            }
-            pendingSpace = Double(seg.whitespaceWidth)
-            hasContent = true
-            if seg.isMandatory {
-                widest = Swift.max(widest, lineWidth)
-                lineWidth = 0
-                pendingSpace = 0
-                hasContent = false
-            }
-        }
-        widest = Swift.max(widest, lineWidth)
-        if !fits {
-            _ = textEngine.breakLines(view, bytes, p.styles[Int(style)], width: Self.naturalLayoutWidth, maxLines: 0)
-            widest = 0
-            for line in textEngine.caches.pointee.lines.buffer { widest = Swift.max(widest, line.width) }
-        }
+        for line in textEngine.caches.pointee.lines.buffer { widest = Swift.max(widest, line.width) }
         let units = Swift.max(LayoutUnit.unitsUp(widest), 0)
         batch.natural[t] = units
         return units

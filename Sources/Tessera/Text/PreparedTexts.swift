@@ -6,7 +6,8 @@ import Dispatch
 /// kept (a copy) for the rare layouts that need them: a segment wider than the line
 /// (emergency break) and a truncated last line (ellipsis).
 ///
-/// Storage is columnar: all segments of all texts in one array (12 bytes each), the texts'
+/// Storage is columnar: all segments of all texts in one array (12 bytes each) with their
+/// line positions (8 bytes each, so a fill compares one number per segment), the texts'
 /// first segment indexes, their widest segments and byte offsets. Immutable once made, so
 /// it may be read by any number of threads.
 public final class PreparedTexts: @unchecked Sendable {
@@ -17,6 +18,8 @@ public final class PreparedTexts: @unchecked Sendable {
     /// `count + 1` indexes into `segments`.
     let segmentOffsets: ContiguousArray<Int>
     let segments: ContiguousArray<PreparedSegment>
+    /// The segments' line positions (`TextLayoutEngine.linePositions`), per text.
+    let positions: ContiguousArray<Double>
     let widest: ContiguousArray<Float>
     /// Per text, the widest line limit at which the greedy fill would break it (+inf with a
     /// mandatory break inside), and its width as one line: most list texts fit their line,
@@ -33,37 +36,33 @@ public final class PreparedTexts: @unchecked Sendable {
     static let clusterThresholdEms = 6.0
 
     struct SingleLine {
-        /// The largest `lineWidth + pendingSpace + width` the fill compares with the limit
-        /// (at least the widest segment): the text is one line at any limit not below it.
+        /// The largest width the fill compares with the limit (at least the widest
+        /// segment): the text is one line at any limit not below it.
         var limit: Double
         var width: Double
 
-        /// Computed with the same expressions, in the same order, as the fill in
-        /// `TextLayoutEngine.breakLines`, so the comparison gives its answer exactly.
-        init(_ segments: UnsafeBufferPointer<PreparedSegment>) {
-            var lineWidth = 0.0, pendingSpace = 0.0, limit = 0.0
-            for (i, seg) in segments.enumerated() {
-                let w = Double(seg.width)
-                // Every segment must fit (else the emergency path runs), and every
-                // comparison of the fill must pass.
-                limit = max(limit, w)
-                if i > 0 { limit = max(limit, lineWidth + pendingSpace + w) }
-                lineWidth += pendingSpace + w
-                pendingSpace = Double(seg.whitespaceWidth)
-                // A mandatory break ends a line (after the last segment, it adds an empty one).
-                if seg.isMandatory { limit = .infinity }
+        /// From the comparisons `TextLayoutEngine.fillLines` makes on the first line, so
+        /// the comparison gives its answer exactly.
+        init(_ segments: UnsafeBufferPointer<PreparedSegment>, _ positions: UnsafePointer<Double>, widest: Float) {
+            var limit = Double(widest)
+            // Every segment must fit (else the emergency path runs), and every comparison
+            // must pass; a mandatory break ends a line (the last one adds an empty line).
+            for i in 0..<segments.count {
+                if segments[i].isMandatory { limit = .infinity }
+                if i > 0 { limit = max(limit, positions[i]) }
             }
             self.limit = limit
-            width = lineWidth
+            width = segments.isEmpty ? 0 : positions[segments.count - 1]
         }
     }
 
-    init(style: TextStyle, utf8: ContiguousArray<UInt8>, textOffsets: ContiguousArray<Int>, segmentOffsets: ContiguousArray<Int>, segments: ContiguousArray<PreparedSegment>, widest: ContiguousArray<Float>, singleLine: ContiguousArray<SingleLine>, clusterOffsets: ContiguousArray<Int>, clusters: ContiguousArray<PreparedCluster>) {
+    init(style: TextStyle, utf8: ContiguousArray<UInt8>, textOffsets: ContiguousArray<Int>, segmentOffsets: ContiguousArray<Int>, segments: ContiguousArray<PreparedSegment>, positions: ContiguousArray<Double>, widest: ContiguousArray<Float>, singleLine: ContiguousArray<SingleLine>, clusterOffsets: ContiguousArray<Int>, clusters: ContiguousArray<PreparedCluster>) {
         self.style = style
         self.utf8 = utf8
         self.textOffsets = textOffsets
         self.segmentOffsets = segmentOffsets
         self.segments = segments
+        self.positions = positions
         self.widest = widest
         self.singleLine = singleLine
         self.clusterOffsets = clusterOffsets
@@ -76,7 +75,7 @@ public final class PreparedTexts: @unchecked Sendable {
 
     /// Bytes held (text copy, segments and per-text columns).
     public var bytes: Int {
-        utf8.count + segments.count * MemoryLayout<PreparedSegment>.stride
+        utf8.count + segments.count * (MemoryLayout<PreparedSegment>.stride + 8)
             + (textOffsets.count + segmentOffsets.count + clusterOffsets.count) * MemoryLayout<Int>.stride + widest.count * 4
             + singleLine.count * MemoryLayout<SingleLine>.stride
             + clusters.count * MemoryLayout<PreparedCluster>.stride
@@ -87,14 +86,17 @@ public final class PreparedTexts: @unchecked Sendable {
     func withStorage<R>(_ body: (Storage) -> R) -> R {
         utf8.withUnsafeBytes { bytes in
             segments.withUnsafeBufferPointer { segs in
-                textOffsets.withUnsafeBufferPointer { texts in
-                    segmentOffsets.withUnsafeBufferPointer { starts in
-                        widest.withUnsafeBufferPointer { widest in
-                            singleLine.withUnsafeBufferPointer { singleLine in
-                                clusterOffsets.withUnsafeBufferPointer { clusterStarts in
-                                    clusters.withUnsafeBufferPointer { clusters in
-                                        body(Storage(bytes: bytes, segments: segs, textOffsets: texts, segmentOffsets: starts, widest: widest,
-                                                     singleLine: singleLine, clusterOffsets: clusterStarts, clusters: clusters, clusterThreshold: clusterThreshold))
+                positions.withUnsafeBufferPointer { positions in
+                    textOffsets.withUnsafeBufferPointer { texts in
+                        segmentOffsets.withUnsafeBufferPointer { starts in
+                            widest.withUnsafeBufferPointer { widest in
+                                singleLine.withUnsafeBufferPointer { singleLine in
+                                    clusterOffsets.withUnsafeBufferPointer { clusterStarts in
+                                        clusters.withUnsafeBufferPointer { clusters in
+                                            body(Storage(bytes: bytes, segments: segs, positions: positions, textOffsets: texts, segmentOffsets: starts,
+                                                         widest: widest, singleLine: singleLine, clusterOffsets: clusterStarts, clusters: clusters,
+                                                         clusterThreshold: clusterThreshold))
+                                        }
                                     }
                                 }
                             }
@@ -108,6 +110,7 @@ public final class PreparedTexts: @unchecked Sendable {
     struct Storage {
         let bytes: UnsafeRawBufferPointer
         let segments: UnsafeBufferPointer<PreparedSegment>
+        let positions: UnsafeBufferPointer<Double>
         let textOffsets: UnsafeBufferPointer<Int>
         let segmentOffsets: UnsafeBufferPointer<Int>
         let widest: UnsafeBufferPointer<Float>
@@ -124,6 +127,7 @@ public final class PreparedTexts: @unchecked Sendable {
             var view = PreparedTextView(segments: UnsafeBufferPointer(start: segments.baseAddress.map { $0 + segmentOffsets[i] }, count: segmentOffsets[i + 1] - segmentOffsets[i]), widest: widest[i])
             view.clusters = UnsafeBufferPointer(start: clusters.baseAddress.map { $0 + clusterOffsets[i] }, count: clusterOffsets[i + 1] - clusterOffsets[i])
             view.clusterThreshold = clusterThreshold
+            view.positions = positions.baseAddress.map { UnsafePointer($0 + segmentOffsets[i]) }
             return view
         }
     }
@@ -154,6 +158,7 @@ extension TextLayoutEngine {
             }
         }
         var segments = ContiguousArray<PreparedSegment>()
+        var positions = ContiguousArray<Double>()
         var segmentOffsets = ContiguousArray<Int>()
         var widest = ContiguousArray<Float>()
         var singleLine = ContiguousArray<PreparedTexts.SingleLine>()
@@ -161,6 +166,7 @@ extension TextLayoutEngine {
         var clusterOffsets = ContiguousArray<Int>()
         singleLine.reserveCapacity(count)
         segments.reserveCapacity(results.reduce(0) { $0 + $1!.segments.count })
+        positions.reserveCapacity(segments.capacity)
         segmentOffsets.reserveCapacity(count + 1)
         widest.reserveCapacity(count)
         for part in results {
@@ -169,6 +175,7 @@ extension TextLayoutEngine {
             for o in part.segmentOffsets.dropLast() { segmentOffsets.append(base + o) }
             for o in part.clusterOffsets.dropLast() { clusterOffsets.append(clusterBase + o) }
             segments.append(contentsOf: part.segments)
+            positions.append(contentsOf: part.positions)
             clusters.append(contentsOf: part.clusters)
             widest.append(contentsOf: part.widest)
             singleLine.append(contentsOf: part.singleLine)
@@ -179,7 +186,7 @@ extension TextLayoutEngine {
         let bytes = ContiguousArray(UnsafeRawBufferPointer(rebasing: utf8[first..<(count > 0 ? offsets[count] : first)]))
         let textOffsets = ContiguousArray(offsets.map { $0 - first })
         return PreparedTexts(style: style, utf8: bytes, textOffsets: count > 0 ? textOffsets : [0], segmentOffsets: segmentOffsets, segments: segments,
-                             widest: widest, singleLine: singleLine, clusterOffsets: clusterOffsets, clusters: clusters)
+                             positions: positions, widest: widest, singleLine: singleLine, clusterOffsets: clusterOffsets, clusters: clusters)
     }
 
     /// Lays out every prepared text at `width` with at most `maxLines` lines (0: no limit)
@@ -213,6 +220,7 @@ extension TextLayoutEngine {
 
     struct PreparedPart {
         var segments = ContiguousArray<PreparedSegment>()
+        var positions = ContiguousArray<Double>()
         var segmentOffsets = ContiguousArray<Int>()
         var widest = ContiguousArray<Float>()
         var singleLine = ContiguousArray<PreparedTexts.SingleLine>()
@@ -230,9 +238,12 @@ extension TextLayoutEngine {
             let w = prepare(text, style)
             part.segmentOffsets.append(part.segments.count)
             part.clusterOffsets.append(part.clusters.count)
-            part.segments.append(contentsOf: caches.pointee.segments.buffer)
+            let segments = caches.pointee.segments.buffer
+            part.segments.append(contentsOf: segments)
+            let positions = linePositions(PreparedTextView(segments: segments, widest: w))
+            part.positions.append(contentsOf: UnsafeBufferPointer(start: positions, count: segments.count))
             part.widest.append(w)
-            part.singleLine.append(PreparedTexts.SingleLine(caches.pointee.segments.buffer))
+            part.singleLine.append(PreparedTexts.SingleLine(segments, positions, widest: w))
             guard Double(w) > threshold, let base = text.baseAddress else { continue }
             var start = 0
             for seg in caches.pointee.segments.buffer {
@@ -258,11 +269,30 @@ extension TextLayoutEngine {
     private func layoutPart(_ prepared: PreparedTexts, _ range: Range<Int>, _ width: Double, _ maxLines: Int, _ results: UnsafeMutableBufferPointer<TextMetrics>) {
         prepared.withStorage { storage in
             let limit = width + Self.widthTolerance, lineHeight = prepared.style.lineHeight
+            let lineLimit = maxLines > 0 ? maxLines : Int.max
             for i in range {
                 let single = storage.singleLine[i]
-                results[i] = single.limit <= limit
-                    ? TextMetrics(lineCount: 1, height: lineHeight, width: single.width, isTruncated: false)
-                    : layoutPrepared(storage, i, prepared.style, width, maxLines)
+                if single.limit <= limit {
+                    results[i] = TextMetrics(lineCount: 1, height: lineHeight, width: single.width, isTruncated: false)
+                    continue
+                }
+                // Counting lines needs no line records; a text cut after `maxLines` lines
+                // (its last line ellipsized) or needing an emergency break takes the full path.
+                if Double(storage.widest[i]) <= limit {
+                    let lo = storage.segmentOffsets[i], hi = storage.segmentOffsets[i + 1]
+                    let segments = UnsafeBufferPointer(rebasing: storage.segments[lo..<hi])
+                    var count = 0, widest = 0.0
+                    Self.fillLines(segments, storage.positions.baseAddress.unsafelyUnwrapped + lo, limit: limit) { _, _, width in
+                        count += 1
+                        widest = max(widest, width)
+                        return count <= lineLimit
+                    }
+                    if count <= lineLimit {
+                        results[i] = TextMetrics(lineCount: count, height: Double(count) * lineHeight, width: widest, isTruncated: false)
+                        continue
+                    }
+                }
+                results[i] = layoutPrepared(storage, i, prepared.style, width, maxLines)
             }
         }
     }

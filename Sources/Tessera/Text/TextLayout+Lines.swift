@@ -265,7 +265,7 @@ extension TextLayoutEngine {
     func breakLines(_ prepared: PreparedTextView, _ utf8: UnsafeRawBufferPointer, _ style: TextStyle, width: Double, maxLines: Int) -> Bool {
         let limit = width + Self.widthTolerance
         if prepared.widestSegment <= limit {
-            guard breakLinesWithoutEmergency(prepared.segments, textLength: utf8.count, limit: limit, maxLines: maxLines) else { return false }
+            guard breakLinesWithoutEmergency(prepared.segments, linePositions(prepared), limit: limit, maxLines: maxLines) else { return false }
             caches.pointee.lines[maxLines - 1] = ellipsize(caches.pointee.lines[maxLines - 1], prepared, utf8, style, limit: limit)
             return true
         }
@@ -357,54 +357,80 @@ extension TextLayoutEngine {
         return true
     }
 
-    /// `breakLines` when every segment fits the line (the common case): the same greedy
-    /// fill, as one tight loop over the segments writing lines straight into the scratch.
-    /// Returns whether the text was cut after `maxLines` lines (the last kept line is then
-    /// still to be ellipsized).
-    private func breakLinesWithoutEmergency(_ segments: UnsafeBufferPointer<PreparedSegment>, textLength: Int, limit: Double, maxLines: Int) -> Bool {
+    /// `breakLines` when every segment fits the line (the common case): the greedy fill
+    /// writing lines straight into the scratch. Returns whether the text was cut after
+    /// `maxLines` lines (the last kept line is then still to be ellipsized).
+    private func breakLinesWithoutEmergency(_ segments: UnsafeBufferPointer<PreparedSegment>, _ positions: UnsafePointer<Double>, limit: Double, maxLines: Int) -> Bool {
         // At most one line per segment plus a last empty line.
         let out = caches.pointee.lines.prepareForWriting(capacity: segments.count + 1)
         let lineLimit = maxLines > 0 ? maxLines : Int.max
         var count = 0
-        var lineStart = 0
-        var lineWidth = 0.0
-        var pendingSpace = 0.0
-        var hasContent = false
-        var segmentStart = 0
-        var truncated = false
-        for i in 0..<segments.count {
-            let seg = segments[i]
-            let w = Double(seg.width)
-            if hasContent && lineWidth + pendingSpace + w > limit {
-                (out + count).initialize(to: TextLine(range: lineStart..<segmentStart, width: lineWidth))
-                count += 1
-                if count > lineLimit { truncated = true; break }
-                lineStart = segmentStart
-                lineWidth = w
-            } else {
-                lineWidth += pendingSpace + w
-            }
-            pendingSpace = Double(seg.whitespaceWidth)
-            hasContent = true
-            segmentStart = seg.end
-            if seg.isMandatory {
-                (out + count).initialize(to: TextLine(range: lineStart..<segmentStart, width: lineWidth))
-                count += 1
-                if count > lineLimit { truncated = true; break }
-                lineStart = segmentStart
-                lineWidth = 0
-                pendingSpace = 0
-                hasContent = false
-            }
-        }
-        if !truncated && (hasContent || count == 0 || segments.last?.isMandatory == true) {
-            (out + count).initialize(to: TextLine(range: lineStart..<textLength, width: lineWidth))
+        Self.fillLines(segments, positions, limit: limit) { first, last, width in
+            let start = first > 0 ? segments[first - 1].end : 0
+            let end = last >= 0 ? segments[last].end : start
+            (out + count).initialize(to: TextLine(range: start..<end, width: width))
             count += 1
-            truncated = count > lineLimit
+            return count <= lineLimit
         }
         caches.pointee.lines.finishWriting(count: count)
-        if truncated { caches.pointee.lines.removeLast(count - maxLines) }
-        return truncated
+        guard count > lineLimit else { return false }
+        caches.pointee.lines.removeLast(count - maxLines)
+        return true
+    }
+
+    /// The segments' line positions, into `positions`: where each segment's content ends
+    /// when every segment before it is on the same line, `x[i] = x[i - 1] + space[i - 1] +
+    /// width[i]`, summed in that order from 0. A line from segment `a` to segment `b` is
+    /// then `x[b] - (x[a - 1] + space[a - 1])` wide.
+    @inline(__always)
+    static func linePositions(_ segments: UnsafeBufferPointer<PreparedSegment>, into positions: UnsafeMutablePointer<Double>) {
+        var next = 0.0
+        for i in 0..<segments.count {
+            let x = next + Double(segments[i].width)
+            positions[i] = x
+            next = x + Double(segments[i].whitespaceWidth)
+        }
+    }
+
+    /// The line positions of `prepared`: kept with it, or computed into the scratch.
+    @inline(__always)
+    func linePositions(_ prepared: PreparedTextView) -> UnsafePointer<Double> {
+        if let kept = prepared.positions { return kept }
+        let positions = caches.pointee.positions.prepareForWriting(capacity: prepared.segments.count)
+        Self.linePositions(prepared.segments, into: positions)
+        caches.pointee.positions.finishWriting(count: prepared.segments.count)
+        return UnsafePointer(positions)
+    }
+
+    /// The greedy fill when every segment fits `limit` (no emergency break): a line takes
+    /// segments while the line up to the next one is at most `limit` wide, and ends after
+    /// a segment with a mandatory break. Calls `line(first, last, width)` for each line
+    /// (segment indexes; `last` is -1 for the empty line after a final mandatory break or
+    /// of an empty text) until it returns false, and `compared(width, fits)` for each
+    /// comparison with the limit. Every form of layout (lines, counts, one-line limits)
+    /// goes through this, so they agree to the bit.
+    @inline(__always)
+    static func fillLines(_ segments: UnsafeBufferPointer<PreparedSegment>, _ positions: UnsafePointer<Double>, limit: Double,
+                          compared: (_ width: Double, _ fits: Bool) -> Void = { _, _ in },
+                          line: (_ first: Int, _ last: Int, _ width: Double) -> Bool) {
+        let n = segments.count
+        var first = 0
+        var base = 0.0
+        while first < n {
+            // The first segment of a line always opens it.
+            var last = first
+            while !segments[last].isMandatory && last + 1 < n {
+                let width = positions[last + 1] - base
+                let fits = width <= limit
+                compared(width, fits)
+                if !fits { break }
+                last += 1
+            }
+            guard line(first, last, positions[last] - base) else { return }
+            base = positions[last] + Double(segments[last].whitespaceWidth)
+            first = last + 1
+        }
+        if n == 0 || segments[n - 1].isMandatory { _ = line(n, -1, 0) }
     }
 
     /// The last visible line shortened (from its end, at cluster boundaries) until its

@@ -77,6 +77,8 @@ public final class TextLayoutEngine {
         /// The segments of the text being prepared and the lines being broken.
         var segments = ScratchBuffer<PreparedSegment>()
         var lines = ScratchBuffer<TextLine>()
+        /// The line positions of the text being broken (`linePositions`).
+        var positions = ScratchBuffer<Double>()
         /// The segments of the text being prepared that wait for the segment cache, by
         /// index, and their hashes.
         var pendingSegments = ScratchBuffer<Int32>()
@@ -124,6 +126,7 @@ public final class TextLayoutEngine {
         lineCache.deallocate()
         caches.pointee.segments.deallocate()
         caches.pointee.lines.deallocate()
+        caches.pointee.positions.deallocate()
         caches.pointee.hashes.deallocate()
         caches.pointee.pendingSegments.deallocate()
         caches.pointee.asciiWidths.deallocate()
@@ -337,7 +340,7 @@ struct ScratchBuffer<Element> {
             base = .allocate(capacity: bigger)
             self.capacity = bigger
         }
-        return base.unsafelyUnwrapped
+        return mutableBase
     }
 
     mutating func finishWriting(count: Int) { self.count = count }
