@@ -512,13 +512,16 @@ struct PrintableASCIITables {
     @inline(__always)
     func unscaledWidth(_ p: UnsafePointer<UInt8>, _ n: Int) -> Int? {
         let count = PrintableASCIIMetrics.count, first = Int(PrintableASCIIMetrics.first)
+        let table = UnsafePointer(pairAdvances)
         var total = 0
-        var row = count * count  // the zero row: no character before the first
-        for i in 0..<n {
+        var row = table + count * count  // the zero row: no character before the first
+        var i = 0
+        while i < n {
             let c = Int(p[i]) &- first
             guard UInt(bitPattern: c) < UInt(count) else { return nil }
-            total &+= Int(pairAdvances[row &+ c])
-            row = c &* count
+            total &+= Int(row[c])
+            row = table + c &* count
+            i &+= 1
         }
         return total
     }
@@ -530,7 +533,11 @@ struct PrintableASCIITables {
         guard n > 0 else { return nil }
         var contentEnd = n
         while contentEnd > 0 && b[contentEnd - 1] == 0x20 { contentEnd -= 1 }
-        guard let content = unscaledWidth(b, contentEnd), let spaces = unscaledWidth(b + contentEnd, n - contentEnd) else { return nil }
+        guard let content = unscaledWidth(b, contentEnd) else { return nil }
+        // The trailing spaces are a run of their own: the first space's advance, then
+        // each further one with the kerning of a space after a space.
+        let k = n - contentEnd, count = PrintableASCIIMetrics.count, space = 0x20 - Int(PrintableASCIIMetrics.first)
+        let spaces = k == 0 ? 0 : Int(pairAdvances[count * count + space]) + (k - 1) * Int(pairAdvances[space * count + space])
         return (Float(Double(content) * size / unitsPerEm), Float(Double(spaces) * size / unitsPerEm), contentEnd)
     }
 }
