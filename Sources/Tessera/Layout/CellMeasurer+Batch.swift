@@ -532,7 +532,7 @@ extension CellMeasurer {
     /// did not needs `limit <` that width, and no emergency break needs `limit >=` the
     /// widest segment. Stops once the count passes `stopAfter` (0: never).
     @inline(__always)
-    static func countLines(_ view: PreparedTextView, _ positions: UnsafePointer<Double>, limit: Double, stopAfter: Int) -> (CellTextBatch.LineMemo, count: Int) {
+    static func countLines(_ view: PreparedTextView, _ positions: TextLayoutEngine.LinePositions, limit: Double, stopAfter: Int) -> (CellTextBatch.LineMemo, count: Int) {
         let stop = stopAfter > 0 ? stopAfter : Int.max
         var count = 0
         var low = view.widestSegment, high = Double.infinity

@@ -103,9 +103,9 @@ struct PreparedTextView {
     /// an emergency break is arithmetic too. Empty with an infinite threshold otherwise.
     var clusters = UnsafeBufferPointer<PreparedCluster>(start: nil, count: 0)
     var clusterThreshold = Double.infinity
-    /// The segments' line positions (`TextLayoutEngine.linePositions`) when kept with them;
-    /// nil when the fill computes them.
-    var positions: UnsafePointer<Double>? = nil
+    /// The segments' line positions (`TextLayoutEngine.linePositions`) when kept with them,
+    /// and whether any segment ends in a mandatory break; nil when the fill computes them.
+    var positions: (x: UnsafePointer<Double>, hasMandatoryBreak: Bool)? = nil
     /// The widest segment without trailing whitespace: a width at or above it never needs
     /// an emergency break.
     let widestSegment: Double

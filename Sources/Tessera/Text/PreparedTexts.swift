@@ -44,6 +44,7 @@ public final class PreparedTexts: @unchecked Sendable {
         /// From the comparisons `TextLayoutEngine.fillLines` makes on the first line, so
         /// the comparison gives its answer exactly.
         init(_ segments: UnsafeBufferPointer<PreparedSegment>, _ positions: UnsafePointer<Double>, widest: Float) {
+            // (Infinite exactly when a segment ends in a mandatory break: `Storage.view`.)
             var limit = Double(widest)
             // Every segment must fit (else the emergency path runs), and every comparison
             // must pass; a mandatory break ends a line (the last one adds an empty line).
@@ -127,7 +128,7 @@ public final class PreparedTexts: @unchecked Sendable {
             var view = PreparedTextView(segments: UnsafeBufferPointer(start: segments.baseAddress.map { $0 + segmentOffsets[i] }, count: segmentOffsets[i + 1] - segmentOffsets[i]), widest: widest[i])
             view.clusters = UnsafeBufferPointer(start: clusters.baseAddress.map { $0 + clusterOffsets[i] }, count: clusterOffsets[i + 1] - clusterOffsets[i])
             view.clusterThreshold = clusterThreshold
-            view.positions = positions.baseAddress.map { UnsafePointer($0 + segmentOffsets[i]) }
+            view.positions = positions.baseAddress.map { (UnsafePointer($0 + segmentOffsets[i]), singleLine[i].limit == .infinity) }
             return view
         }
     }
@@ -240,7 +241,7 @@ extension TextLayoutEngine {
             part.clusterOffsets.append(part.clusters.count)
             let segments = caches.pointee.segments.buffer
             part.segments.append(contentsOf: segments)
-            let positions = linePositions(PreparedTextView(segments: segments, widest: w))
+            let positions = linePositions(PreparedTextView(segments: segments, widest: w)).x
             part.positions.append(contentsOf: UnsafeBufferPointer(start: positions, count: segments.count))
             part.widest.append(w)
             part.singleLine.append(PreparedTexts.SingleLine(segments, positions, widest: w))
@@ -282,7 +283,8 @@ extension TextLayoutEngine {
                     let lo = storage.segmentOffsets[i], hi = storage.segmentOffsets[i + 1]
                     let segments = UnsafeBufferPointer(rebasing: storage.segments[lo..<hi])
                     var count = 0, widest = 0.0
-                    Self.fillLines(segments, storage.positions.baseAddress.unsafelyUnwrapped + lo, limit: limit) { _, _, width in
+                    let positions = (storage.positions.baseAddress.unsafelyUnwrapped + lo, single.limit == .infinity)
+                    Self.fillLines(segments, positions, limit: limit) { _, _, width in
                         count += 1
                         widest = max(widest, width)
                         return count <= lineLimit

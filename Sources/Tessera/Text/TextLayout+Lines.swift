@@ -360,7 +360,7 @@ extension TextLayoutEngine {
     /// `breakLines` when every segment fits the line (the common case): the greedy fill
     /// writing lines straight into the scratch. Returns whether the text was cut after
     /// `maxLines` lines (the last kept line is then still to be ellipsized).
-    private func breakLinesWithoutEmergency(_ segments: UnsafeBufferPointer<PreparedSegment>, _ positions: UnsafePointer<Double>, limit: Double, maxLines: Int) -> Bool {
+    private func breakLinesWithoutEmergency(_ segments: UnsafeBufferPointer<PreparedSegment>, _ positions: LinePositions, limit: Double, maxLines: Int) -> Bool {
         // At most one line per segment plus a last empty line.
         let out = caches.pointee.lines.prepareForWriting(capacity: segments.count + 1)
         let lineLimit = maxLines > 0 ? maxLines : Int.max
@@ -378,28 +378,36 @@ extension TextLayoutEngine {
         return true
     }
 
-    /// The segments' line positions, into `positions`: where each segment's content ends
-    /// when every segment before it is on the same line, `x[i] = x[i - 1] + space[i - 1] +
-    /// width[i]`, summed in that order from 0. A line from segment `a` to segment `b` is
-    /// then `x[b] - (x[a - 1] + space[a - 1])` wide.
+    /// The segments' line positions: where each segment's content ends when every segment
+    /// before it is on the same line, `x[i] = x[i - 1] + space[i - 1] + width[i]`, summed in
+    /// that order from 0. A line from segment `a` to segment `b` is then `x[b] - (x[a - 1] +
+    /// space[a - 1])` wide. Also whether any segment ends in a mandatory break (most texts
+    /// have none, and their fill then tests no segment for one).
+    typealias LinePositions = (x: UnsafePointer<Double>, hasMandatoryBreak: Bool)
+
+    /// Writes the line positions of `segments` to `positions`; returns whether any segment
+    /// ends in a mandatory break.
     @inline(__always)
-    static func linePositions(_ segments: UnsafeBufferPointer<PreparedSegment>, into positions: UnsafeMutablePointer<Double>) {
+    static func linePositions(_ segments: UnsafeBufferPointer<PreparedSegment>, into positions: UnsafeMutablePointer<Double>) -> Bool {
         var next = 0.0
+        var mandatory = false
         for i in 0..<segments.count {
             let x = next + Double(segments[i].width)
             positions[i] = x
             next = x + Double(segments[i].whitespaceWidth)
+            mandatory = mandatory || segments[i].isMandatory
         }
+        return mandatory
     }
 
     /// The line positions of `prepared`: kept with it, or computed into the scratch.
     @inline(__always)
-    func linePositions(_ prepared: PreparedTextView) -> UnsafePointer<Double> {
+    func linePositions(_ prepared: PreparedTextView) -> LinePositions {
         if let kept = prepared.positions { return kept }
         let positions = caches.pointee.positions.prepareForWriting(capacity: prepared.segments.count)
-        Self.linePositions(prepared.segments, into: positions)
+        let mandatory = Self.linePositions(prepared.segments, into: positions)
         caches.pointee.positions.finishWriting(count: prepared.segments.count)
-        return UnsafePointer(positions)
+        return (UnsafePointer(positions), mandatory)
     }
 
     /// The greedy fill when every segment fits `limit` (no emergency break): a line takes
@@ -410,27 +418,37 @@ extension TextLayoutEngine {
     /// comparison with the limit. Every form of layout (lines, counts, one-line limits)
     /// goes through this, so they agree to the bit.
     @inline(__always)
-    static func fillLines(_ segments: UnsafeBufferPointer<PreparedSegment>, _ positions: UnsafePointer<Double>, limit: Double,
+    static func fillLines(_ segments: UnsafeBufferPointer<PreparedSegment>, _ positions: LinePositions, limit: Double,
                           compared: (_ width: Double, _ fits: Bool) -> Void = { _, _ in },
                           line: (_ first: Int, _ last: Int, _ width: Double) -> Bool) {
-        let n = segments.count
+        let n = segments.count, x = positions.x
         var first = 0
         var base = 0.0
         while first < n {
             // The first segment of a line always opens it.
             var last = first
-            while !segments[last].isMandatory && last + 1 < n {
-                let width = positions[last + 1] - base
-                let fits = width <= limit
-                compared(width, fits)
-                if !fits { break }
-                last += 1
+            if positions.hasMandatoryBreak {
+                while !segments[last].isMandatory && last + 1 < n {
+                    let width = x[last + 1] - base
+                    let fits = width <= limit
+                    compared(width, fits)
+                    if !fits { break }
+                    last += 1
+                }
+            } else {
+                while last + 1 < n {
+                    let width = x[last + 1] - base
+                    let fits = width <= limit
+                    compared(width, fits)
+                    if !fits { break }
+                    last += 1
+                }
             }
-            guard line(first, last, positions[last] - base) else { return }
-            base = positions[last] + Double(segments[last].whitespaceWidth)
+            guard line(first, last, x[last] - base) else { return }
+            base = x[last] + Double(segments[last].whitespaceWidth)
             first = last + 1
         }
-        if n == 0 || segments[n - 1].isMandatory { _ = line(n, -1, 0) }
+        if n == 0 || (positions.hasMandatoryBreak && segments[n - 1].isMandatory) { _ = line(n, -1, 0) }
     }
 
     /// The last visible line shortened (from its end, at cluster boundaries) until its
