@@ -319,23 +319,29 @@ extension TextLayoutEngine {
                 var a = 0
                 var piece = 0.0
                 var pieceHasCluster = false
-                func add(_ b: Int, _ w: Double) {
+                // One cluster `[a, b)` of width `w` onto the piece, closing the line before
+                // it when it does not fit; false once the line limit is passed.
+                @inline(__always) func add(_ b: Int, _ w: Double) -> Bool {
                     if pieceHasCluster && piece + w > limit {
                         lineWidth = piece
                         close(segmentStart + a)
+                        if stop { return false }
                         piece = 0
                     }
                     piece += w
                     pieceHasCluster = true
                     a = b
+                    return true
                 }
                 if !group.isEmpty {
-                    for k in group where !stop { add(Int(prepared.clusters[k].end), prepared.clusters[k].width) }
+                    let clusters = prepared.clusters.baseAddress.unsafelyUnwrapped
+                    var k = group.lowerBound
+                    while k < group.upperBound && add(Int(clusters[k].end), clusters[k].width) { k += 1 }
                 } else {
                     let base = utf8.baseAddress.unsafelyUnwrapped
                     let content = UnsafeRawBufferPointer(start: base + segmentStart, count: contentEnd(base, segmentStart, seg.end) - segmentStart)
                     var it = GraphemeBreakIterator(validUTF8: content)
-                    while !stop, let b = it.next() { add(b, clusterWidth(base, segmentStart + a, segmentStart + b, style)) }
+                    while let b = it.next(), add(b, clusterWidth(base, segmentStart + a, segmentStart + b, style)) {}
                 }
                 if stop { break }
                 lineWidth = piece
