@@ -7,10 +7,14 @@ func firstInvalidUTF8Byte(_ bytes: UnsafeRawBufferPointer) -> Int? {
     let p = base.assumingMemoryBound(to: UInt8.self)
     var i = 0
     while i < n {
-        // Eight ASCII bytes at a time.
-        if i + 8 <= n, base.loadUnaligned(fromByteOffset: i, as: UInt64.self) & 0x8080_8080_8080_8080 == 0 {
-            i += 8
-            continue
+        // Eight bytes at a time: past them when all are ASCII, else to the first that is not.
+        if i + 8 <= n {
+            let high = base.loadUnaligned(fromByteOffset: i, as: UInt64.self) & 0x8080_8080_8080_8080
+            if high == 0 {
+                i += 8
+                continue
+            }
+            i += high.trailingZeroBitCount >> 3
         }
         let b0 = p[i]
         if b0 < 0x80 { i += 1; continue }
