@@ -9,6 +9,8 @@ extension ListEngine {
         store._checkInvariants()
         precondition(scrollOffset >= 0 && scrollOffset <= maximumScrollOffset, "scroll offset \(scrollOffset) outside 0...\(maximumScrollOffset)")
         precondition(anchor == (try? store.anchor(atOffset: scrollOffset)) ?? nil, "anchor \(String(describing: anchor)) is not the row under offset \(scrollOffset)")
+        let firstLine = anchor.map { store.index(of: $0.id) == 0 } ?? false
+        precondition(anchorPadding == (firstLine ? layout?.firstLinePadding ?? 0 : 0), "anchor padding \(anchorPadding) with the anchor in the first line \(firstLine)")
         // The flag bits mirror the id-keyed swipe and selection state.
         var selected = 0, open: UInt64? = nil
         for r in 0..<store.count {

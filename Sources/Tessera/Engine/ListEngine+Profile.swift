@@ -18,7 +18,10 @@
 ///   the first line, the row gap below each line, and the padding below the last — is
 ///   stored on its first item and the other items hold 0, so the height tree is a list of
 ///   lines and every offset query, anchor and scroll limit works unchanged. The items'
-///   own heights are kept beside the store. A width change re-packs the lines.
+///   own heights are kept beside the store. A width change re-packs the lines. Anchoring
+///   keeps the items of the anchor row's line still: when the line becomes or stops
+///   being the first (rows inserted above it or removed), the padding that moves in or
+///   out of its span is taken out of the distance into it.
 extension ListEngine {
     /// An empty list of `profile`'s kinds in `environment`. `textEngine` measures on the
     /// caller's thread; `measureAll` gives each further thread an engine with the same

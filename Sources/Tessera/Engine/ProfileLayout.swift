@@ -392,6 +392,10 @@ final class ProfileLayout {
         return UInt32(min(max(span, 0), LayoutUnit.maximumRowUnits))
     }
 
+    /// The padding above a grid's first line, in points (0 without a grid): part of that
+    /// line's span, so an anchor in the first line counts it.
+    var firstLinePadding: Double { grid == nil ? 0 : LayoutUnit.points(gridPadding) }
+
     /// The y of a line's items: its leader's top, below the padding for the first line.
     @inline(__always) func lineY(leader: Int, top: Int64) -> Int64 { leader == 0 ? top + gridPadding : top }
 
