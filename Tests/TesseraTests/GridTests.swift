@@ -159,6 +159,88 @@ import Testing
         engine._checkInvariants()
     }
 
+    /// Inserts and removals of whole lines and of single rows, at the top, at a line's
+    /// first row, anywhere and at the end, with rows outside the grid among the new rows
+    /// (the mixed profile) and rows measured in between: after each, every line's span,
+    /// the offsets, the anchor and the window equal the naive model's, which packs every
+    /// line from scratch. An insert or removal re-packs only up to where the old lines
+    /// come back (whole lines: right after the change; otherwise the next row outside
+    /// the grid), so a wrong stop shows as a wrong span here.
+    @Test(arguments: [Self.mixed, ProfileFixtures.collection], [1, 2] as [UInt64])
+    func linesRepackedAfterInsertsAndRemovalsMatchFromScratch(profile: Profile, seed: UInt64) throws {
+        var rng = SplitMix64(seed: 0x7E9AC &+ seed)
+        let factory = EngineRowFactory(profile)
+        var ids = IDSource(seed: 40 + seed)
+        let env = LayoutEnvironment(width: seed == 1 ? 375 : 1024, platform: .ios)
+        var engine = try ListEngine(
+            profile: profile, environment: env, viewport: 500, overscan: 100, textEngine: TextLayoutEngine(), pageCapacity: 5, treeFanout: 4)
+        let m = ProfileListModel(profile: profile, env: env, viewport: 500, overscan: 100) { TextLayoutEngine() }
+        m.reanchor()
+        let c = Checker("\(profile.name) seed \(seed)")
+        let gridKinds = factory.cells.filter { profile.gridKinds.contains($0.name) }
+        let others = profile.kinds.filter { !profile.gridKinds.contains($0.name) }
+        /// `n` rows, mostly grid items; now and then one outside the grid.
+        func rows(_ n: Int) -> EngineBatch {
+            var b = EngineBatch(slotsPerRow: profile.kinds.map(\.valueCount).max()!)
+            for _ in 0..<n {
+                let kind = !others.isEmpty && rng.chance(0.1) ? rng.pick(others) : rng.pick(gridKinds)
+                b.add(kind, factory.row(kind, &rng), &ids)
+            }
+            return b
+        }
+        let first = rows(60)
+        let appended = try engine.append(ids: first.ids, kinds: first.kinds, text: first.text)
+        m.insert(first, at: 0)
+        verifyProfileEngine(engine, m, c, returned: appended)
+        var inserts = 0, removals = 0
+        for step in 0..<160 where c.ok {
+            c.context = "\(profile.name) seed \(seed), step \(step)"
+            let columns = engine.grid!.columnCount
+            let count = m.count
+            // A place: the top, the end, a line's first row, anywhere.
+            let lines = m.lines
+            let lineStart = lines.isEmpty ? 0 : rng.pick(lines).lowerBound
+            let at = [0, count, lineStart, rng.int(0...count)][rng.below(4)]
+            let k = rng.chance(0.5) ? columns * rng.int(1...2) : rng.int(1...columns + 1)
+            let before = anchorScreenY(engine, m)
+            do {
+                if rng.chance(0.55) || count < 30 {
+                    let b = rows(k)
+                    let got = try engine.insert(ids: b.ids, kinds: b.kinds, text: b.text, at: at)
+                    m.insert(b, at: at)
+                    verifyProfileEngine(engine, m, c, returned: got)
+                    inserts += 1
+                } else {
+                    let lo = min(at, count - 1), hi = min(count, lo + k)
+                    let got = try engine.removeRows(lo..<hi)
+                    m.remove(lo..<hi)
+                    verifyProfileEngine(engine, m, c, returned: got)
+                    removals += 1
+                }
+            } catch {
+                // A footer or header can break a group rule; nothing changed then.
+                guard case .ruleViolation = error else { throw error }
+                verifyProfileEngine(engine, m, c)
+                continue
+            }
+            checkAnchorStill(before, engine, c)
+            switch rng.below(4) {
+            case 0:
+                let order = m.priorityOrder(), budget = rng.int(1...20)
+                let progress = try engine.measure(budget: .rows(budget))
+                m.measured(Array(order.prefix(budget)))
+                verifyProfileEngine(engine, m, c, returned: progress.scrollOffset)
+            case 1:
+                let y = Double(rng.below(Int(m.maximumScrollOffset) + 1))
+                try engine.scroll(to: y)
+                m.scroll(to: y)
+                verifyProfileEngine(engine, m, c)
+            default: break
+            }
+        }
+        #expect(inserts > 40 && removals > 40)
+    }
+
     // MARK: Anchoring
 
     /// One row of a test list: id, kind and values.

@@ -115,6 +115,8 @@ extension ListEngine {
         try layout.validate(kinds: kinds, text: text)
         try layout.validateGroups(replacing: index..<index, with: kinds, store)
         let before = store.count
+        // Where the first row after the new ones was in its line, for the re-pack.
+        let oldColumn = layout.isGrid && index < before ? layout.column(index, store) : 0
         try store.insert(ids: ids, kinds: kinds, heights: nil, text: text, versions: versions, flags: RowFlags.dirty.rawValue, at: index)
         // Nothing below throws.
         let k = kinds.count
@@ -129,8 +131,10 @@ extension ListEngine {
             let inGrid = layout.inGrid
             ProfileLayout.insert(into: &layout.lineBreaks, at: index, count: k, kinds: kinds) { !inGrid[Int($0)] }
             layout.itemHeights.insert(contentsOf: repeatElement(ProfileLayout.unmeasured, count: k), at: index)
-            // The line before the new rows may gain items and the last line's padding moves.
-            layout.repack(from: index > 0 ? layout.lineStart(index - 1, store) : 0, &store)
+            // The line before the new rows may gain items, the lines after them may change
+            // theirs, and the last line's padding may move.
+            layout.repack(
+                from: index > 0 ? layout.lineStart(index - 1, store) : 0, resume: index + k, shift: k, oldColumn: oldColumn, &store)
         }
         return reanchor()
     }
@@ -142,6 +146,8 @@ extension ListEngine {
         guard !range.isEmpty else { return scrollOffset }
         try layout.validateGroups(replacing: range, with: [], store)
         let from = range.lowerBound > 0 && layout.isGrid ? layout.lineStart(range.lowerBound - 1, store) : 0
+        // Where the first row after the removed ones was in its line, for the re-pack.
+        let oldColumn = layout.isGrid && range.upperBound < store.count ? layout.column(range.upperBound, store) : 0
         let dirty = store.count(flag: RowFlags.dirty.rawValue, in: range)
         try store.removeRows(range)
         // Nothing below throws.
@@ -152,7 +158,7 @@ extension ListEngine {
         if layout.isGrid {
             ProfileLayout.remove(from: &layout.lineBreaks, range)
             layout.itemHeights.removeSubrange(range)
-            layout.repack(from: from, &store)
+            layout.repack(from: from, resume: range.lowerBound, shift: -range.count, oldColumn: oldColumn, &store)
         }
         return reanchor()
     }
