@@ -18,7 +18,7 @@
 ///   the first line, the row gap below each line, and the padding below the last — is
 ///   stored on its first item and the other items hold 0, so the height tree is a list of
 ///   lines and every offset query, anchor and scroll limit works unchanged. The items'
-///   own heights are kept beside the store. A width change re-packs the lines. Anchoring
+///   own heights are a column of the store's pages, so they move with their rows. A width change re-packs the lines. Anchoring
 ///   keeps the items of the anchor row's line still: when the line becomes or stops
 ///   being the first (rows inserted above it or removed), the padding that moves in or
 ///   out of its span is taken out of the distance into it.
@@ -34,7 +34,9 @@ extension ListEngine {
     ) throws(TesseraError) {
         guard overscan.isFinite, overscan >= 0 else { throw .invalidViewport(overscan) }
         let layout = try ProfileLayout(profile: profile, environment: environment, textEngine: textEngine)
-        let store = try RowStore(estimatedHeights: profile.estimatedHeights(platform: environment.platform), pageCapacity: pageCapacity, treeFanout: treeFanout)
+        let store = try RowStore(
+            estimatedHeights: profile.estimatedHeights(platform: environment.platform), pageCapacity: pageCapacity, treeFanout: treeFanout,
+            itemColumn: layout.isGrid)
         try self.init(store: store, viewport: viewport)
         self.overscan = overscan
         self.layout = layout
@@ -130,7 +132,6 @@ extension ListEngine {
         if layout.isGrid {
             let inGrid = layout.inGrid
             ProfileLayout.insert(into: &layout.lineBreaks, at: index, count: k, kinds: kinds) { !inGrid[Int($0)] }
-            layout.itemHeights.insert(contentsOf: repeatElement(ProfileLayout.unmeasured, count: k), at: index)
             // The line before the new rows may gain items, the lines after them may change
             // theirs, and the last line's padding may move.
             layout.repack(
@@ -157,7 +158,6 @@ extension ListEngine {
         ProfileLayout.remove(from: &layout.groupMarks, range)
         if layout.isGrid {
             ProfileLayout.remove(from: &layout.lineBreaks, range)
-            layout.itemHeights.removeSubrange(range)
             layout.repack(from: from, resume: range.lowerBound, shift: -range.count, oldColumn: oldColumn, &store)
         }
         return reanchor()

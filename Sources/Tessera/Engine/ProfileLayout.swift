@@ -65,10 +65,10 @@ final class ProfileLayout {
     var groupMarks: [Int32] = []
     /// Grid only: rows of kinds outside the grid, ascending (each takes a line of its own).
     var lineBreaks: [Int32] = []
-    /// Grid only: every row's own measured height, or `unmeasured` (its kind's estimate).
-    /// The store holds line heights instead (see `ListEngine` "Grid mode").
-    var itemHeights: [UInt32] = []
-    static let unmeasured = UInt32.max
+    /// A grid item's own height not measured yet: its kind's estimate stands in. The
+    /// store's item column holds the items' heights, its height column the lines' spans
+    /// (see `ListEngine` "Grid mode").
+    static let unmeasured = Page.unmeasuredItem
 
     /// Rows flagged `dirty` in the store.
     var dirtyCount = 0
@@ -378,10 +378,10 @@ final class ProfileLayout {
         return min(leader + g.columnCount, next)
     }
 
-    /// A row's own height in grid mode: measured, or its kind's estimate.
-    @inline(__always) func itemHeight(_ row: Int, kind: UInt16) -> Int64 {
-        let h = itemHeights[row]
-        return Int64(h == Self.unmeasured ? estimates[Int(kind)] : h)
+    /// A row's own height in grid mode from its item column (`units`): measured, or its
+    /// kind's estimate.
+    @inline(__always) func itemHeight(_ units: UInt32, kind: UInt16) -> Int64 {
+        Int64(units == Self.unmeasured ? estimates[Int(kind)] : units)
     }
 
     /// What the store holds for the line `leader..<end` as tall as `height`: the padding
@@ -413,7 +413,7 @@ final class ProfileLayout {
         }
         while c.row < to {
             let k = store.kind(at: c), r = c.row
-            let h = itemHeight(r, kind: k)
+            let h = itemHeight(store.itemUnits(at: c), kind: k)
             if !inGrid[Int(k)] {
                 if column > 0 { close(r) }
                 leader = r
@@ -484,7 +484,7 @@ final class ProfileLayout {
             var tallest: Int64 = 0
             var c = store.cursor(atRow: s)
             while c.row < e {
-                tallest = max(tallest, itemHeight(c.row, kind: store.kind(at: c)))
+                tallest = max(tallest, itemHeight(store.itemUnits(at: c), kind: store.kind(at: c)))
                 store.advance(&c)
             }
             leaders.append(Int32(s))
