@@ -191,7 +191,8 @@ public struct RowInfo: Equatable, Sendable {
 
 /// jemalloc bytes a store holds, by part.
 public struct StoreMemory: Equatable, Sendable {
-    /// Row pages: id, height, kind, flags, content version and text reference columns.
+    /// Row pages: id, height, kind, flags, content version and text reference columns (and
+    /// a grid's item heights).
     public var pages: Int
     /// The part of `pages` taken by the text reference column (4 bytes per row slot).
     public var textReferences: Int
