@@ -27,7 +27,7 @@ struct EngineSnapshot: Equatable, CustomStringConvertible {
         grid = engine.grid
         groupMarks = engine.layout?.groupMarks ?? []
         lineBreaks = engine.layout?.lineBreaks ?? []
-        itemHeights = engine.layout?.itemHeights ?? []
+        itemHeights = engine.layout?.isGrid == true ? (0..<engine.store.count).map { engine.store.itemUnits(ofRow: $0) } : []
         clean = engine.layout?.clean
         (items, sticky) = withItemBuffer(engine.store.count + 1) { buffer in
             let w = try! engine.window(into: buffer)

@@ -126,6 +126,9 @@ final class ProfileListModel {
     var overscan: Double
     var scrollOffset = 0.0
     var anchor: ScrollAnchor?
+    /// In a grid, the padding above the anchor line's items that the anchor's offset
+    /// counts: the grid's padding when the anchor is row 0 (the first line), else 0.
+    var anchorPadding = 0.0
 
     var ids: [UInt64] = []
     var kinds: [UInt16] = []
@@ -263,18 +266,28 @@ final class ProfileListModel {
 
     func scroll(to y: Double) {
         scrollOffset = min(y, maximumScrollOffset)
-        anchor = anchor(at: scrollOffset)
+        setAnchor()
     }
 
-    /// The documented rule: the anchor row's line keeps its place, then the offset is
-    /// clamped and the row under it becomes the anchor.
+    /// The anchor at the scroll offset and the padding its offset counts.
+    func setAnchor() {
+        anchor = anchor(at: scrollOffset)
+        anchorPadding = isGrid && anchor != nil && ids[0] == anchor!.id ? grid.padding : 0
+    }
+
+    /// The documented rule: the anchor row's line keeps its place (in a grid, its items
+    /// do: the padding above the first line's items leaves the distance into the line
+    /// when the line stops being the first, and joins it when the line becomes the
+    /// first), at most the line's span into it; then the offset is clamped and the row
+    /// under it becomes the anchor.
     func reanchor() {
         if let anchor, let r = ids.firstIndex(of: anchor.id) {
             let p = prefix, units = rowUnits, s = leader(of: r)
-            scrollOffset = Double(p[s]) / 64 + min(anchor.offsetInRow, Double(units[s]) / 64)
+            let padding = isGrid && s == 0 ? grid.padding : 0
+            scrollOffset = Double(p[s]) / 64 + min(anchor.offsetInRow + (padding - anchorPadding), Double(units[s]) / 64)
         }
         scrollOffset = min(scrollOffset, maximumScrollOffset)
-        anchor = anchor(at: scrollOffset)
+        setAnchor()
     }
 
     // MARK: Changes
@@ -464,20 +477,30 @@ func withItemBuffer<R>(_ capacity: Int, _ body: (UnsafeMutableBufferPointer<Visi
     return body(buffer)
 }
 
-/// The on-screen y of the anchor row's line top.
-func anchorScreenY(_ engine: borrowing ListEngine, _ m: ProfileListModel) -> (id: UInt64, y: Double, inRow: Double)? {
-    guard let a = engine.anchor, let r = engine.store.index(of: a.id) else { return nil }
+/// Where the items of a row's line start, and how much of its line's span lies above
+/// them (the padding, for the first line of a grid): its top in a list.
+func itemTop(_ engine: borrowing ListEngine, row r: Int) -> (top: Double, padding: Double) {
     let s = engine.layout?.lineStart(r, engine.store) ?? r
-    return (a.id, try! engine.store.offset(ofRow: s) - engine.scrollOffset, a.offsetInRow)
+    let padding = engine.layout?.isGrid == true && s == 0 ? engine.grid!.padding : 0
+    return (try! engine.store.offset(ofRow: s) + padding, padding)
 }
 
-/// After a change: the anchor row, if it survived, is where it was on screen, unless the
-/// offset had to be clamped or its line got shorter than the distance into it.
+/// The on-screen y of the anchor row's items (its line's, in a grid) and the distance
+/// from them to the viewport's top.
+func anchorScreenY(_ engine: borrowing ListEngine, _ m: ProfileListModel) -> (id: UInt64, y: Double, inRow: Double)? {
+    guard let a = engine.anchor, let r = engine.store.index(of: a.id) else { return nil }
+    let (top, padding) = itemTop(engine, row: r)
+    return (a.id, top - engine.scrollOffset, a.offsetInRow - padding)
+}
+
+/// After a change: the anchor row's items, if the row survived, are where they were on
+/// screen, unless the offset had to be clamped or its line's span below its items got
+/// shorter than the distance into it.
 func checkAnchorStill(_ before: (id: UInt64, y: Double, inRow: Double)?, _ engine: borrowing ListEngine, _ c: Checker) {
     guard let before, let r = engine.store.index(of: before.id) else { return }
     let s = engine.layout?.lineStart(r, engine.store) ?? r
-    let span = try! engine.store.row(s).height
-    let top = try! engine.store.offset(ofRow: s)
+    let (top, padding) = itemTop(engine, row: r)
+    let span = try! engine.store.row(s).height - padding
     guard before.inRow <= span, top + before.inRow <= engine.maximumScrollOffset else { return }
     c.equal(top - engine.scrollOffset, before.y, "anchor row \(before.id) moved on screen")
 }

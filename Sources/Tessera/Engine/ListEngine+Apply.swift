@@ -275,13 +275,10 @@ extension ListEngine {
             for i in batch.updates where store.flagBits(ofRow: i) & dirty == 0 { dirtyDelta += 1 }
             let roles = layout.roles
             let marks = newMarks(plan, layout.groupMarks, rows.kinds) { roles[Int($0)] != ProfileLayout.roleCell }
-            var breaks: [Int32] = [], items: [UInt32] = []
+            var breaks: [Int32] = []
             if layout.isGrid {
                 let inGrid = layout.inGrid
                 breaks = newMarks(plan, layout.lineBreaks, rows.kinds) { !inGrid[Int($0)] }
-                let map = plan.newToOld()
-                items = [UInt32](repeating: ProfileLayout.unmeasured, count: batch.newCount)
-                for j in 0..<batch.newCount where map[j] >= 0 { items[j] = layout.itemHeights[Int(map[j])] }
             }
             store.apply(plan, rows, updates: layout.isGrid ? .grid : .profile)
             layout.dirtyCount += dirtyDelta
@@ -290,7 +287,6 @@ extension ListEngine {
             layout.groupMarks = marks
             if layout.isGrid {
                 layout.lineBreaks = breaks
-                layout.itemHeights = items
                 layout.repack(from: 0, &store)
             }
         } else {

@@ -22,7 +22,7 @@ extension ListEngine {
         while c.row < store.count {
             var units = store.heightUnits(at: c)
             if let layout, layout.isGrid {
-                let item = layout.itemHeights[c.row]
+                let item = store.itemUnits(at: c)
                 units = item == ProfileLayout.unmeasured ? -1 : Int64(item)
             }
             heights[c.row] = units < 0 ? .nan : LayoutUnit.points(units)

@@ -9,6 +9,8 @@ extension ListEngine {
         store._checkInvariants()
         precondition(scrollOffset >= 0 && scrollOffset <= maximumScrollOffset, "scroll offset \(scrollOffset) outside 0...\(maximumScrollOffset)")
         precondition(anchor == (try? store.anchor(atOffset: scrollOffset)) ?? nil, "anchor \(String(describing: anchor)) is not the row under offset \(scrollOffset)")
+        let firstLine = anchor.map { store.index(of: $0.id) == 0 } ?? false
+        precondition(anchorPadding == (firstLine ? layout?.firstLinePadding ?? 0 : 0), "anchor padding \(anchorPadding) with the anchor in the first line \(firstLine)")
         // The flag bits mirror the id-keyed swipe and selection state.
         var selected = 0, open: UInt64? = nil
         for r in 0..<store.count {
@@ -38,7 +40,6 @@ extension ProfileLayout {
         var dirty = 0
         var marks: [Int32] = [], breaks: [Int32] = []
         var spans: [UInt32] = []
-        if isGrid { precondition(itemHeights.count == count, "\(itemHeights.count) item heights for \(count) rows") }
         var c = count > 0 ? store.cursor(atRow: 0) : RowCursor(leaf: HeightTree.none, slot: 0, row: 0)
         var column = 0, leader = 0, tallest: Int64 = 0
         func close(_ end: Int) {
@@ -56,7 +57,7 @@ extension ProfileLayout {
             if roles[Int(k)] != Self.roleCell { marks.append(Int32(c.row)) }
             if let g = grid {
                 precondition(flags & RowFlags.measured.rawValue != 0, "grid row \(c.row) holds an estimate, not its line's span")
-                let h = itemHeight(c.row, kind: k)
+                let h = itemHeight(store.itemUnits(at: c), kind: k)
                 if !inGrid[Int(k)] {
                     breaks.append(Int32(c.row))
                     if column > 0 { close(c.row) }

@@ -135,8 +135,7 @@ extension ListEngine {
         rows.withUnsafeBufferPointer { r in
             units.withUnsafeBufferPointer { u in
                 if layout.isGrid {
-                    for i in 0..<r.count { layout.itemHeights[Int(r[i])] = u[i] }
-                    store.clearFlag(RowFlags.dirty.rawValue, rows: r)
+                    store.setItemUnits(rows: r, units: u, clearing: RowFlags.dirty.rawValue)
                     layout.updateLines(holding: r, &store)
                 } else {
                     store.setMeasuredHeights(rows: r, units: u, clearing: RowFlags.dirty.rawValue)
@@ -183,11 +182,7 @@ extension ListEngine {
         rows.withUnsafeBufferPointer { r in
             units.withUnsafeBufferPointer { u in
                 if layout.isGrid {
-                    // Through a buffer: no exclusivity check of the class's array per row.
-                    layout.itemHeights.withUnsafeMutableBufferPointer { items in
-                        for i in 0..<r.count { items[Int(r[i])] = u[i] }
-                    }
-                    store.clearFlag(dirty, rows: r)
+                    store.setItemUnits(rows: r, units: u, clearing: dirty)
                 } else {
                     store.setMeasuredHeights(rows: r, units: u, clearing: dirty)
                 }

@@ -18,7 +18,10 @@
 ///   the first line, the row gap below each line, and the padding below the last — is
 ///   stored on its first item and the other items hold 0, so the height tree is a list of
 ///   lines and every offset query, anchor and scroll limit works unchanged. The items'
-///   own heights are kept beside the store. A width change re-packs the lines.
+///   own heights are a column of the store's pages, so they move with their rows. A width change re-packs the lines. Anchoring
+///   keeps the items of the anchor row's line still: when the line becomes or stops
+///   being the first (rows inserted above it or removed), the padding that moves in or
+///   out of its span is taken out of the distance into it.
 extension ListEngine {
     /// An empty list of `profile`'s kinds in `environment`. `textEngine` measures on the
     /// caller's thread; `measureAll` gives each further thread an engine with the same
@@ -31,7 +34,9 @@ extension ListEngine {
     ) throws(TesseraError) {
         guard overscan.isFinite, overscan >= 0 else { throw .invalidViewport(overscan) }
         let layout = try ProfileLayout(profile: profile, environment: environment, textEngine: textEngine)
-        let store = try RowStore(estimatedHeights: profile.estimatedHeights(platform: environment.platform), pageCapacity: pageCapacity, treeFanout: treeFanout)
+        let store = try RowStore(
+            estimatedHeights: profile.estimatedHeights(platform: environment.platform), pageCapacity: pageCapacity, treeFanout: treeFanout,
+            itemColumn: layout.isGrid)
         try self.init(store: store, viewport: viewport)
         self.overscan = overscan
         self.layout = layout
@@ -112,6 +117,8 @@ extension ListEngine {
         try layout.validate(kinds: kinds, text: text)
         try layout.validateGroups(replacing: index..<index, with: kinds, store)
         let before = store.count
+        // Where the first row after the new ones was in its line, for the re-pack.
+        let oldColumn = layout.isGrid && index < before ? layout.column(index, store) : 0
         try store.insert(ids: ids, kinds: kinds, heights: nil, text: text, versions: versions, flags: RowFlags.dirty.rawValue, at: index)
         // Nothing below throws.
         let k = kinds.count
@@ -125,9 +132,10 @@ extension ListEngine {
         if layout.isGrid {
             let inGrid = layout.inGrid
             ProfileLayout.insert(into: &layout.lineBreaks, at: index, count: k, kinds: kinds) { !inGrid[Int($0)] }
-            layout.itemHeights.insert(contentsOf: repeatElement(ProfileLayout.unmeasured, count: k), at: index)
-            // The line before the new rows may gain items and the last line's padding moves.
-            layout.repack(from: index > 0 ? layout.lineStart(index - 1, store) : 0, &store)
+            // The line before the new rows may gain items, the lines after them may change
+            // theirs, and the last line's padding may move.
+            layout.repack(
+                from: index > 0 ? layout.lineStart(index - 1, store) : 0, resume: index + k, shift: k, oldColumn: oldColumn, &store)
         }
         return reanchor()
     }
@@ -139,6 +147,8 @@ extension ListEngine {
         guard !range.isEmpty else { return scrollOffset }
         try layout.validateGroups(replacing: range, with: [], store)
         let from = range.lowerBound > 0 && layout.isGrid ? layout.lineStart(range.lowerBound - 1, store) : 0
+        // Where the first row after the removed ones was in its line, for the re-pack.
+        let oldColumn = layout.isGrid && range.upperBound < store.count ? layout.column(range.upperBound, store) : 0
         let dirty = store.count(flag: RowFlags.dirty.rawValue, in: range)
         try store.removeRows(range)
         // Nothing below throws.
@@ -148,8 +158,7 @@ extension ListEngine {
         ProfileLayout.remove(from: &layout.groupMarks, range)
         if layout.isGrid {
             ProfileLayout.remove(from: &layout.lineBreaks, range)
-            layout.itemHeights.removeSubrange(range)
-            layout.repack(from: from, &store)
+            layout.repack(from: from, resume: range.lowerBound, shift: -range.count, oldColumn: oldColumn, &store)
         }
         return reanchor()
     }

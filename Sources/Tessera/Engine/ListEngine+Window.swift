@@ -89,7 +89,7 @@ extension ListEngine {
                 if let grid, let layout {
                     if leader { lineY = layout.lineY(leader: c.row, top: y) }
                     item.y = LayoutUnit.points(lineY)
-                    item.height = LayoutUnit.points(layout.itemHeight(c.row, kind: kind))
+                    item.height = LayoutUnit.points(layout.itemHeight(page.itemHeights[c.slot], kind: kind))
                     if inGrid[Int(kind)] {
                         item.x = grid.x(ofColumn: column)
                         let values = ProfileLayout.values(arena: arena, textReference: page.text[c.slot], offsets: layout.offsets[0])
@@ -134,7 +134,7 @@ extension ListEngine {
             end = layout.role(store.kindCode(ofRow: next)) == ProfileLayout.roleFooter ? next + 1 : next
         }
         let endY = end < store.count ? itemY(end, layout) : store.tree.totalHeight
-        let height = layout.isGrid ? layout.itemHeight(header, kind: info.kind) : LayoutUnit.units(info.height)
+        let height = layout.isGrid ? layout.itemHeight(store.itemUnits(ofRow: header), kind: info.kind) : LayoutUnit.units(info.height)
         let pinned = min(scrollOffset, LayoutUnit.points(endY - height))
         return VisibleItem(
             row: header, id: info.id, x: 0, y: pinned, width: LayoutUnit.points(LayoutUnit.units(layout.environment.width)), height: LayoutUnit.points(height),

@@ -17,6 +17,12 @@ public struct ListEngine: ~Copyable {
     public private(set) var viewport: Double
     /// The first visible row and the offset inside it; nil while the list is empty.
     public private(set) var anchor: ScrollAnchor?
+    /// In a grid: the padding above the items of the anchor row's line that
+    /// `anchor.offsetInRow` counts (the grid's top padding when the anchor is the first
+    /// line, which carries it in its span; 0 otherwise), in points. A change that moves
+    /// the padding (rows inserted above the first line, or removed up to the anchor's)
+    /// takes it back out, so the anchor's items stay still.
+    private(set) var anchorPadding: Double = 0
     /// Points beyond each edge of the viewport that the profile window query reports and
     /// that `measure(budget:)` measures right after the visible rows.
     public internal(set) var overscan: Double = 0
@@ -29,6 +35,7 @@ public struct ListEngine: ~Copyable {
 
     public init(store: consuming RowStore, viewport: Double) throws(TesseraError) {
         guard viewport.isFinite, viewport >= 0 else { throw .invalidViewport(viewport) }
+        // No profile yet, so no grid: no padding in the anchor.
         anchor = try store.anchor(atOffset: 0)
         self.store = store
         self.viewport = viewport
@@ -43,7 +50,7 @@ public struct ListEngine: ~Copyable {
     public mutating func scroll(to offset: Double) throws(TesseraError) -> Double {
         guard offset.isFinite, offset >= 0 else { throw .invalidOffset(offset) }
         scrollOffset = min(offset, maximumScrollOffset)
-        anchor = try store.anchor(atOffset: scrollOffset)
+        try anchorAtScrollOffset()
         // A swiped row scrolled out of the viewport closes; off screen, nothing to report.
         _ = closeSwipeIfHidden()
         return scrollOffset
@@ -162,15 +169,36 @@ public struct ListEngine: ~Copyable {
     mutating func reanchor(keeping keep: ScrollAnchor?) {
         if let keep, let kept = keptOffset(keep) { scrollOffset = kept }
         scrollOffset = min(scrollOffset, maximumScrollOffset)
-        anchor = try? store.anchor(atOffset: scrollOffset)
+        // The offset is in range: nothing throws.
+        try? anchorAtScrollOffset()
     }
 
-    /// Where `anchor` is seen now (nil when its row is gone). In a grid the anchor row's
-    /// line keeps its place: the line may now start at another row after a re-pack.
+    /// Anchors at the row covering the scroll offset (nil past the content), noting the
+    /// padding its offset counts in a grid.
+    mutating func anchorAtScrollOffset() throws(TesseraError) {
+        guard let (row, inside) = try store.row(atOffset: scrollOffset) else {
+            anchor = nil
+            anchorPadding = 0
+            return
+        }
+        anchor = ScrollAnchor(id: try store.row(row).id, offsetInRow: inside)
+        // The covering row of a grid is a line's first row (the others hold 0); row 0's
+        // line is the first, whose span starts with the padding.
+        anchorPadding = row == 0 ? layout?.firstLinePadding ?? 0 : 0
+    }
+
+    /// Where `anchor` is seen now (nil when its row is gone). In a grid the items of the
+    /// anchor row's line keep their place: the line may now start at another row after a
+    /// re-pack, and it may have become, or stopped being, the first line, whose span has
+    /// the padding above its items (`anchorPadding`). The distance into the line is capped
+    /// by its span, as a row's is by its height.
     func keptOffset(_ anchor: ScrollAnchor) -> Double? {
         guard let layout, layout.isGrid else { return store.offset(keeping: anchor) }
         guard let row = store.index(of: anchor.id) else { return nil }
         let leader = layout.lineStart(row, store)
-        return LayoutUnit.points(store.top(ofRow: leader)) + min(anchor.offsetInRow, LayoutUnit.points(store.heightUnits(ofRow: leader)))
+        let padding = leader == 0 ? layout.firstLinePadding : 0
+        // Unchanged padding adds exactly 0, so the offset is the same double as a list's.
+        let inside = anchor.offsetInRow + (padding - anchorPadding)
+        return LayoutUnit.points(store.top(ofRow: leader)) + min(inside, LayoutUnit.points(store.heightUnits(ofRow: leader)))
     }
 }

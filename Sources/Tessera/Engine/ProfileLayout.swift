@@ -65,10 +65,10 @@ final class ProfileLayout {
     var groupMarks: [Int32] = []
     /// Grid only: rows of kinds outside the grid, ascending (each takes a line of its own).
     var lineBreaks: [Int32] = []
-    /// Grid only: every row's own measured height, or `unmeasured` (its kind's estimate).
-    /// The store holds line heights instead (see `ListEngine` "Grid mode").
-    var itemHeights: [UInt32] = []
-    static let unmeasured = UInt32.max
+    /// A grid item's own height not measured yet: its kind's estimate stands in. The
+    /// store's item column holds the items' heights, its height column the lines' spans
+    /// (see `ListEngine` "Grid mode").
+    static let unmeasured = Page.unmeasuredItem
 
     /// Rows flagged `dirty` in the store.
     var dirtyCount = 0
@@ -378,10 +378,10 @@ final class ProfileLayout {
         return min(leader + g.columnCount, next)
     }
 
-    /// A row's own height in grid mode: measured, or its kind's estimate.
-    @inline(__always) func itemHeight(_ row: Int, kind: UInt16) -> Int64 {
-        let h = itemHeights[row]
-        return Int64(h == Self.unmeasured ? estimates[Int(kind)] : h)
+    /// A row's own height in grid mode from its item column (`units`): measured, or its
+    /// kind's estimate.
+    @inline(__always) func itemHeight(_ units: UInt32, kind: UInt16) -> Int64 {
+        Int64(units == Self.unmeasured ? estimates[Int(kind)] : units)
     }
 
     /// What the store holds for the line `leader..<end` as tall as `height`: the padding
@@ -392,23 +392,28 @@ final class ProfileLayout {
         return UInt32(min(max(span, 0), LayoutUnit.maximumRowUnits))
     }
 
+    /// The padding above a grid's first line, in points (0 without a grid): part of that
+    /// line's span, so an anchor in the first line counts it.
+    var firstLinePadding: Double { grid == nil ? 0 : LayoutUnit.points(gridPadding) }
+
     /// The y of a line's items: its leader's top, below the padding for the first line.
     @inline(__always) func lineY(leader: Int, top: Int64) -> Int64 { leader == 0 ? top + gridPadding : top }
 
-    /// Packs rows `from...` (a line's first row) into lines again and writes their heights
-    /// to the store: each line's span on its first row, 0 on the others.
-    func repack(from: Int, _ store: inout RowStore) {
-        guard let g = grid, from < store.count else { return }
-        let count = store.count
-        var spans = [UInt32](repeating: 0, count: count - from)
+    /// Packs rows `from..<to` (`from` a line's first row, `to` one or the row count) into
+    /// lines again and writes their heights to the store: each line's span on its first
+    /// row, 0 on the others. O(to - from + log n · pages touched).
+    func repack(from: Int, to: Int? = nil, _ store: inout RowStore) {
+        let count = store.count, to = to ?? count
+        guard let g = grid, from < to else { return }
+        var spans = [UInt32](repeating: 0, count: to - from)
         var c = store.cursor(atRow: from)
         var leader = from, column = 0, tallest: Int64 = 0
         func close(_ end: Int) {
             spans[leader - from] = lineSpan(leader: leader, end: end, count: count, height: tallest)
         }
-        while c.row < count {
+        while c.row < to {
             let k = store.kind(at: c), r = c.row
-            let h = itemHeight(r, kind: k)
+            let h = itemHeight(store.itemUnits(at: c), kind: k)
             if !inGrid[Int(k)] {
                 if column > 0 { close(r) }
                 leader = r
@@ -429,8 +434,41 @@ final class ProfileLayout {
             }
             store.advance(&c)
         }
-        if column > 0 { close(count) }
+        if column > 0 { close(to) }
         spans.withUnsafeBufferPointer { store.setHeightUnits($0, startingAt: from) }
+    }
+
+    /// The column of `row` in its line: 0 for a line's first row and a row outside the
+    /// grid.
+    func column(_ row: Int, _ store: borrowing RowStore) -> Int { row - lineStart(row, store) }
+
+    /// Re-packs the lines after rows were inserted or removed (the store, line breaks and
+    /// item heights updated): from `from` (the first row of the first line the change
+    /// touches) up to the first line from which the lines are those of before the change,
+    /// so those keep their spans. Rows `resume...` are the rows that were at `resume -
+    /// shift...`, and row `resume` was at column `oldColumn` of its line.
+    ///
+    /// Packing restarts at every row outside the grid and is the same from any row at the
+    /// same column, so the old lines come back at the first line start from `resume` on
+    /// when row `resume` kept its column (an insert or removal of whole lines: O(change)),
+    /// and at the next row outside the grid otherwise (every line in between changes its
+    /// items: O(rows to there), the whole rest of a grid without such rows). The first
+    /// line's span holds the top padding, so a line that becomes or stops being the first
+    /// is packed again too.
+    func repack(from: Int, resume: Int, shift: Int, oldColumn: Int, _ store: inout RowStore) {
+        let count = store.count
+        var stop = count
+        if resume < count {
+            let newColumn = column(resume, store)
+            if newColumn == oldColumn {
+                stop = newColumn == 0 ? resume : lineEnd(lineStart(resume, store), store)
+            } else {
+                let b = Self.firstIndex(in: lineBreaks, atLeast: resume)
+                stop = b < lineBreaks.count ? Int(lineBreaks[b]) : count
+            }
+            if stop < count, stop == 0 || stop - shift == 0 { stop = lineEnd(stop, store) }
+        }
+        repack(from: from, to: stop, &store)
     }
 
     /// Recomputes the spans of the lines holding `rows` (ascending) after their item
@@ -446,7 +484,7 @@ final class ProfileLayout {
             var tallest: Int64 = 0
             var c = store.cursor(atRow: s)
             while c.row < e {
-                tallest = max(tallest, itemHeight(c.row, kind: store.kind(at: c)))
+                tallest = max(tallest, itemHeight(store.itemUnits(at: c), kind: store.kind(at: c)))
                 store.advance(&c)
             }
             leaders.append(Int32(s))

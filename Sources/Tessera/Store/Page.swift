@@ -9,18 +9,24 @@ import CJemalloc
 /// header before them holds the height sum of each group of 64 rows, so finding the row
 /// at an offset reads the header and one group instead of scanning the page.
 /// `RowStore.defaultPageCapacity` rows fill a 10 KiB size class almost exactly.
+/// A grid's store has one more column, last: each item's own height (4 bytes), which the
+/// engine keeps beside the line spans the height column holds, so it moves with its row.
 /// Rows `0..<count` are live.
 struct Page {
     static let rowBytes = 27
     static let groupRows = 64
+    /// An item height not measured yet (the item column of a new row).
+    static let unmeasuredItem = UInt32.max
 
     /// Where each column starts in a page of `capacity` rows; computed once per store.
     struct Layout {
         let capacity: Int
         let groups: Int
-        let low: Int, high: Int, kinds: Int, flags: Int, ids: Int, versions: Int, text: Int, bytes: Int
+        let low: Int, high: Int, kinds: Int, flags: Int, ids: Int, versions: Int, text: Int, items: Int, bytes: Int
+        /// Whether the pages have the item height column.
+        let hasItems: Bool
 
-        init(capacity: Int) {
+        init(capacity: Int, itemColumn: Bool = false) {
             self.capacity = capacity
             groups = (capacity + Page.groupRows - 1) / Page.groupRows
             low = (4 * groups + 63) & ~63
@@ -30,7 +36,9 @@ struct Page {
             ids = (flags + 2 * capacity + 7) & ~7
             versions = ids + 8 * capacity
             text = versions + 8 * capacity
-            bytes = text + 4 * capacity
+            items = text + 4 * capacity
+            hasItems = itemColumn
+            bytes = items + (itemColumn ? 4 * capacity : 0)
         }
     }
 
@@ -55,6 +63,9 @@ struct Page {
     /// The host's content version of each row (what a keyed diff compares).
     @inline(__always) var versions: UnsafeMutablePointer<UInt64> { (base + layout.versions).assumingMemoryBound(to: UInt64.self) }
     @inline(__always) var text: UnsafeMutablePointer<UInt32> { (base + layout.text).assumingMemoryBound(to: UInt32.self) }
+    /// Each item's own height in a grid's store, or `unmeasuredItem`; only when
+    /// `layout.hasItems`.
+    @inline(__always) var itemHeights: UnsafeMutablePointer<UInt32> { (base + layout.items).assumingMemoryBound(to: UInt32.self) }
 
     /// Recomputes the group sums after rows `0..<count` changed (groups past them are 0);
     /// returns the page's total height.
@@ -182,6 +193,7 @@ struct Page {
         (flags + to).update(from: source.flags + from, count: n)
         (versions + to).update(from: source.versions + from, count: n)
         (text + to).update(from: source.text + from, count: n)
+        if layout.hasItems { (itemHeights + to).update(from: source.itemHeights + from, count: n) }
     }
 
     /// Sum of the heights of rows `from..<to`, in 1/64 pt.

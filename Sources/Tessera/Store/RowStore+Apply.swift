@@ -110,7 +110,8 @@ enum UpdateHeights {
     /// A profile-driven list: the row keeps its last measured height (an unmeasured row
     /// moves to its kind's estimate) and becomes `dirty`.
     case profile
-    /// A grid: the store holds line spans, which the engine re-packs; nothing here.
+    /// A grid: the store holds line spans, which the engine re-packs, and the item column
+    /// keeps the row's last measured height; the row becomes `dirty`.
     case grid
 }
 
@@ -120,23 +121,28 @@ struct CapturedRows {
     var ids: [UInt64] = [], versions: [UInt64] = []
     var kinds: [UInt16] = [], flags: [UInt16] = []
     var heights: [UInt32] = [], text: [UInt32] = []
+    /// Item heights, when the pages have the column.
+    var items: [UInt32] = []
 
-    init(capacity: Int) {
+    init(capacity: Int, items hasItems: Bool) {
         ids.reserveCapacity(capacity); versions.reserveCapacity(capacity)
         kinds.reserveCapacity(capacity); flags.reserveCapacity(capacity)
         heights.reserveCapacity(capacity); text.reserveCapacity(capacity)
+        if hasItems { items.reserveCapacity(capacity) }
     }
 
     mutating func append(_ page: Page, _ slot: Int) {
         ids.append(page.ids[slot]); versions.append(page.versions[slot])
         kinds.append(page.kinds[slot]); flags.append(page.flags[slot])
         heights.append(UInt32(page.height(slot))); text.append(page.text[slot])
+        if page.layout.hasItems { items.append(page.itemHeights[slot]) }
     }
 
     @inline(__always) func write(_ k: Int, into page: Page, at slot: Int) {
         page.ids[slot] = ids[k]; page.versions[slot] = versions[k]
         page.kinds[slot] = kinds[k]; page.flags[slot] = flags[k]
         page.setHeight(heights[k], slot); page.text[slot] = text[k]
+        if page.layout.hasItems { page.itemHeights[slot] = items[k] }
     }
 }
 
@@ -216,7 +222,7 @@ extension RowStore {
     /// Captures the move sources (in `batch.moves` order) and takes their index entries.
     mutating func captureMoves(_ plan: ApplyPlan) -> CapturedRows {
         let moves = plan.batch.moves
-        var captured = CapturedRows(capacity: moves.count)
+        var captured = CapturedRows(capacity: moves.count, items: layout.hasItems)
         for mv in moves {
             let found = tree.leaf(containingRow: mv.from)
             captured.append(page(ofLeaf: found.leaf), found.slot)
@@ -386,7 +392,7 @@ extension RowStore {
         var oldToNew = [Int32](repeating: -1, count: batch.oldCount)
         for j in 0..<m where newToOld[j] >= 0 { oldToNew[Int(newToOld[j])] = Int32(j) }
         var survivorSlot = [Int32](repeating: -1, count: m)
-        var captured = CapturedRows(capacity: m - batch.inserts.count)
+        var captured = CapturedRows(capacity: m - batch.inserts.count, items: layout.hasItems)
         var l = tree.firstLeaf
         var row = 0
         while l != HeightTree.none {

@@ -48,6 +48,15 @@ extension RowStore {
     @inline(__always) func flagBits(at c: RowCursor) -> UInt16 { page(ofLeaf: c.leaf).flags[c.slot] }
     @inline(__always) func textReference(at c: RowCursor) -> UInt32 { page(ofLeaf: c.leaf).text[c.slot] }
     @inline(__always) func heightUnits(at c: RowCursor) -> Int64 { page(ofLeaf: c.leaf).height(c.slot) }
+    /// The item height column (a grid's store only): the row's own height, or
+    /// `Page.unmeasuredItem`.
+    @inline(__always) func itemUnits(at c: RowCursor) -> UInt32 { page(ofLeaf: c.leaf).itemHeights[c.slot] }
+
+    /// `itemUnits(at:)` of a row (`0..<count`), O(log n).
+    func itemUnits(ofRow row: Int) -> UInt32 {
+        let (page, slot) = locate(row)
+        return page.itemHeights[slot]
+    }
 
     /// Kind of a row (`0..<count`), O(log n).
     func kindCode(ofRow row: Int) -> UInt16 {
@@ -123,6 +132,24 @@ extension RowStore {
     }
 
     // MARK: Heights the engine writes
+
+    /// Writes the item heights (a grid's store) of `rows` (ascending) and clears
+    /// `clearing` on them. The line spans are the engine's to write after. O(k log n).
+    mutating func setItemUnits(rows: UnsafeBufferPointer<Int32>, units: UnsafeBufferPointer<UInt32>, clearing bit: UInt16) {
+        var leaf = HeightTree.none, leafRow = 0, leafCount = 0
+        for i in 0..<rows.count {
+            let row = Int(rows[i])
+            if leaf == HeightTree.none || row >= leafRow + leafCount {
+                let found = tree.leaf(containingRow: row)
+                leaf = found.leaf
+                leafRow = found.leafRow
+                leafCount = rowCount(ofLeaf: leaf)
+            }
+            let page = page(ofLeaf: leaf), slot = row - leafRow
+            page.itemHeights[slot] = units[i]
+            page.flags[slot] &= ~bit
+        }
+    }
 
     /// New estimates per kind (units); every row not measured moves to its kind's new one.
     mutating func replaceEstimates(_ units: [UInt32]) {

@@ -312,6 +312,7 @@ extension RowStore {
             } else {
                 page.text[s] = 0
             }
+            if layout.hasItems { page.itemHeights[s] = Page.unmeasuredItem }
             s += 1
         }
     }

@@ -45,6 +45,12 @@ public struct RowStore: ~Copyable {
     public init(
         estimatedHeights: [Double], pageCapacity: Int = defaultPageCapacity, treeFanout: Int = 64
     ) throws(TesseraError) {
+        try self.init(estimatedHeights: estimatedHeights, pageCapacity: pageCapacity, treeFanout: treeFanout, itemColumn: false)
+    }
+
+    /// A store whose pages also hold each row's own height beside its height (a grid's:
+    /// item heights beside line spans) when `itemColumn`.
+    init(estimatedHeights: [Double], pageCapacity: Int, treeFanout: Int, itemColumn: Bool) throws(TesseraError) {
         guard (2...4096).contains(pageCapacity) else { throw .capacityExceeded("page capacity \(pageCapacity), allowed 2...4096") }
         guard (4...64).contains(treeFanout) else { throw .capacityExceeded("tree fanout \(treeFanout), allowed 4...64") }
         var units = [UInt32]()
@@ -54,7 +60,7 @@ public struct RowStore: ~Copyable {
             throw .capacityExceeded("\(units.count) kinds, at most 65536")
         }
         estimates = units
-        layout = Page.Layout(capacity: pageCapacity)
+        layout = Page.Layout(capacity: pageCapacity, itemColumn: itemColumn)
         tree = HeightTree(fanout: treeFanout)
         index = IDIndex(seed: UInt64.random(in: .min ... .max))
         identity = UInt64.random(in: .min ... .max)
@@ -185,7 +191,8 @@ public struct RowInfo: Equatable, Sendable {
 
 /// jemalloc bytes a store holds, by part.
 public struct StoreMemory: Equatable, Sendable {
-    /// Row pages: id, height, kind, flags, content version and text reference columns.
+    /// Row pages: id, height, kind, flags, content version and text reference columns (and
+    /// a grid's item heights).
     public var pages: Int
     /// The part of `pages` taken by the text reference column (4 bytes per row slot).
     public var textReferences: Int
