@@ -2,10 +2,16 @@
 import PackageDescription
 
 // The benchmarks live in their own package so that the core package has no dependency on
-// package-benchmark, ordo-one/benchmark (as swift-nio and swift-collections do). Run from this directory:
+// package-benchmark, ordo-one/benchmark (as swift-nio and swift-collections do), and so
+// `make test` never builds them. From the repository root:
 //
-//   swift package --scratch-path .build-pkgbench benchmark list
-//   swift package --scratch-path .build-pkgbench benchmark --target GeometryBenchmarks
+//   make bench          every suite: wall clock, throughput, malloc counts
+//   make bench-check    the malloc counts against Thresholds/ (non-zero exit on a change)
+//
+// or from this directory, e.g.
+//
+//   swift package benchmark list
+//   swift package benchmark --target TextBenchmarks
 //
 // `MallocInterposer` gives the malloc metrics (mallocCountTotal) on Swift 6.3.
 let package = Package(
@@ -20,16 +26,35 @@ let package = Package(
         .package(url: "https://github.com/ordo-one/benchmark", from: "1.38.0", traits: ["MallocInterposer"]),
     ],
     targets: [
-        .executableTarget(
-            name: "GeometryBenchmarks",
+        // Fixtures shared by the suites: deterministic rows, texts and snapshots, paths of
+        // the profiles and fonts. Built in each benchmark's setup, outside the measured region.
+        .target(
+            name: "BenchmarkFixtures",
             dependencies: [
                 .product(name: "Tessera", package: "Tessera"),
                 .product(name: "Benchmark", package: "benchmark"),
-            ],
-            path: "Benchmarks/GeometryBenchmarks",
-            plugins: [
-                .plugin(name: "BenchmarkPlugin", package: "benchmark"),
             ]
         ),
+        suite("GeometryBenchmarks"),
+        suite("WindowBenchmarks"),
+        suite("TextBenchmarks"),
+        suite("CellBenchmarks"),
+        suite("DiffBenchmarks"),
     ]
 )
+
+/// One benchmark executable under `Benchmarks/<name>`.
+func suite(_ name: String) -> Target {
+    .executableTarget(
+        name: name,
+        dependencies: [
+            "BenchmarkFixtures",
+            .product(name: "Tessera", package: "Tessera"),
+            .product(name: "Benchmark", package: "benchmark"),
+        ],
+        path: "Benchmarks/\(name)",
+        plugins: [
+            .plugin(name: "BenchmarkPlugin", package: "benchmark"),
+        ]
+    )
+}
