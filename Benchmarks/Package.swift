@@ -5,15 +5,19 @@ import PackageDescription
 // package-benchmark, ordo-one/benchmark (as swift-nio and swift-collections do), and so
 // `make test` never builds them. From the repository root:
 //
-//   make bench          every suite: wall clock, throughput, malloc counts
-//   make bench-check    the malloc counts against Thresholds/ (non-zero exit on a change)
+//   make bench              every suite: wall clock, throughput, allocation counts
+//   make bench-check        the allocation counts against Thresholds/ (non-zero exit on a change)
+//   make bench-thresholds   records the current counts in Thresholds/
+//   make bench-arc          retains, releases and objects allocated
 //
 // or from this directory, e.g.
 //
-//   swift package benchmark list
-//   swift package benchmark --target TextBenchmarks
+//   swift package --scratch-path .build-pkgbench benchmark list
+//   swift package --scratch-path .build-pkgbench benchmark --no-progress --target TextBenchmarks
 //
-// `MallocInterposer` gives the malloc metrics (mallocCountTotal) on Swift 6.3.
+// `MallocInterposer` gives the malloc metrics (mallocCountTotal) on Swift 6.3; CMallocxCounter
+// adds Tessera's jemalloc calls, which the interposer does not see (Sources/BenchmarkFixtures/
+// Suite.swift describes the metrics).
 let package = Package(
     name: "TesseraBenchmarks",
     platforms: [.macOS(.v13)],
@@ -31,9 +35,16 @@ let package = Package(
         .target(
             name: "BenchmarkFixtures",
             dependencies: [
+                "CMallocxCounter",
                 .product(name: "Tessera", package: "Tessera"),
                 .product(name: "Benchmark", package: "benchmark"),
             ]
+        ),
+        // jemalloc's allocation counts (Debian's libjemalloc-dev, which scripts/bootstrap
+        // installs): see Suite.swift.
+        .target(
+            name: "CMallocxCounter",
+            linkerSettings: [.linkedLibrary("jemalloc")]
         ),
         suite("GeometryBenchmarks"),
         suite("WindowBenchmarks"),

@@ -47,11 +47,9 @@ nonisolated(unsafe) var fixture: Fixture!
 let benchmarks: @Sendable () -> Void = {
     Benchmark.defaultConfiguration = Suite.configuration()
 
-    Benchmark("cell: measureAll cold, George (1,000 rows, 1 thread)") { benchmark in
+    Benchmark("measureAll.cold.george.1000") { benchmark in
         var engine = fixture.makeEngine()
-        benchmark.startMeasurement()
-        try! engine.measureAll(threads: 1)
-        benchmark.stopMeasurement()
+        benchmark.measured { try! engine.measureAll(threads: 1) }
         blackHole(engine.store.totalHeight)
     } setup: {
         fixture = Fixture()
@@ -59,11 +57,14 @@ let benchmarks: @Sendable () -> Void = {
         fixture = nil
     }
 
-    Benchmark("cell: relayout at a new width, George (1,000 rows, 1 thread)") { benchmark in
+    Benchmark("relayout.newWidth.george.1000") { benchmark in
         let f = fixture!, engine = f.engine!.pointer
         f.iteration += 1
-        try! engine.pointee.setEnvironment(f.iteration % 2 == 0 ? compact : regular)
-        try! engine.pointee.measureAll(threads: 1)
+        let environment = f.iteration % 2 == 0 ? compact : regular
+        benchmark.measured {
+            try! engine.pointee.setEnvironment(environment)
+            try! engine.pointee.measureAll(threads: 1)
+        }
         blackHole(engine.pointee.store.totalHeight)
     } setup: {
         fixture = Fixture()

@@ -46,38 +46,45 @@ nonisolated(unsafe) var applyFixture: ApplyFixture!
 let benchmarks: @Sendable () -> Void = {
     Benchmark.defaultConfiguration = Suite.configuration(scalingFactor: .one)
 
-    Benchmark("diff: KeyedDiffer, DifferenceKit case (100k rows)") { benchmark in
-        blackHole(try! differFixture.diff().moves.count)
+    Benchmark("KeyedDiffer.differenceKit.100k") { benchmark in
+        let f = differFixture!
+        var moves = 0
+        benchmark.measured { moves = try! f.diff().moves.count }
+        blackHole(moves)
     } setup: {
         differFixture = DifferFixture(.differenceKit(rows: 100_000))
     } teardown: {
         differFixture = nil
     }
 
-    Benchmark("diff: KeyedDiffer, 100 rows prepended (100k rows)") { benchmark in
-        blackHole(try! differFixture.diff().inserts.count)
+    Benchmark("KeyedDiffer.prepend100.100k") { benchmark in
+        let f = differFixture!
+        var inserts = 0
+        benchmark.measured { inserts = try! f.diff().inserts.count }
+        blackHole(inserts)
     } setup: {
         differFixture = DifferFixture(.prepend(rows: 100_000, new: 100))
     } teardown: {
         differFixture = nil
     }
 
-    Benchmark("diff: ListEngine.prepare, 100 changes (100k rows)") { benchmark in
-        let f = applyFixture!
-        blackHole(try! f.engine.pointer.pointee.prepare(f.pair.b).batch.moves.count)
+    Benchmark("ListEngine.prepare.100changes.100k") { benchmark in
+        let f = applyFixture!, engine = f.engine.pointer
+        var moves = 0
+        benchmark.measured { moves = try! engine.pointee.prepare(f.pair.b).batch.moves.count }
+        blackHole(moves)
     } setup: {
         applyFixture = ApplyFixture()
     } teardown: {
         applyFixture = nil
     }
 
-    Benchmark("diff: ListEngine.apply(prepared), 100 changes (100k rows)") { benchmark in
+    Benchmark("ListEngine.applyPrepared.100changes.100k") { benchmark in
         let f = applyFixture!, engine = f.engine.pointer
         let prepared = try! engine.pointee.prepare(f.nextSnapshot)
-        benchmark.startMeasurement()
-        let applied = try! engine.pointee.apply(prepared)
-        benchmark.stopMeasurement()
-        blackHole(applied.scrollOffset)
+        var offset = 0.0
+        benchmark.measured { offset = try! engine.pointee.apply(prepared).scrollOffset }
+        blackHole(offset)
         f.iteration += 1
     } setup: {
         applyFixture = ApplyFixture()

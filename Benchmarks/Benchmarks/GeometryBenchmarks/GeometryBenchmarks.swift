@@ -90,22 +90,26 @@ nonisolated(unsafe) var fixture: Fixture!
 let benchmarks: @Sendable () -> Void = {
     Benchmark.defaultConfiguration = Suite.configuration()
 
-    Benchmark("calibration: one Array allocation per op") { benchmark in
+    Benchmark("calibration.oneArrayPerOp") { benchmark in
         var sum = 0
-        for i in benchmark.scaledIterations {
-            let a = [Int](repeating: i, count: 16)
-            sum &+= a[15]
-            blackHole(a)
+        benchmark.measured {
+            for i in benchmark.scaledIterations {
+                let a = [Int](repeating: i, count: 16)
+                sum &+= a[15]
+                blackHole(a)
+            }
         }
         blackHole(sum)
     }
 
-    Benchmark("height tree: setHeight, random row (1M rows)") { benchmark in
+    Benchmark("setHeight.randomRow.1M") { benchmark in
         let f = fixture!, store = f.store.pointer
         var i = f.next
-        for _ in benchmark.scaledIterations {
-            f.advance(&i)
-            try! store.pointee.setHeight(f.heights[i], ofRow: f.rows[i])
+        benchmark.measured {
+            for _ in benchmark.scaledIterations {
+                f.advance(&i)
+                try! store.pointee.setHeight(f.heights[i], ofRow: f.rows[i])
+            }
         }
         f.next = i
     } setup: {
@@ -114,12 +118,14 @@ let benchmarks: @Sendable () -> Void = {
         fixture = nil
     }
 
-    Benchmark("height tree: offset(ofRow:), random row (1M rows)") { benchmark in
+    Benchmark("offsetOfRow.randomRow.1M") { benchmark in
         let f = fixture!, store = f.store.pointer
         var sum = 0.0, i = f.next
-        for _ in benchmark.scaledIterations {
-            f.advance(&i)
-            sum += try! store.pointee.offset(ofRow: f.rows[i])
+        benchmark.measured {
+            for _ in benchmark.scaledIterations {
+                f.advance(&i)
+                sum += try! store.pointee.offset(ofRow: f.rows[i])
+            }
         }
         blackHole(sum)
         f.next = i
@@ -129,12 +135,14 @@ let benchmarks: @Sendable () -> Void = {
         fixture = nil
     }
 
-    Benchmark("height tree: row(atOffset:), random offset (1M rows)") { benchmark in
+    Benchmark("rowAtOffset.randomOffset.1M") { benchmark in
         let f = fixture!, store = f.store.pointer
         var sum = 0, i = f.next
-        for _ in benchmark.scaledIterations {
-            f.advance(&i)
-            sum &+= try! store.pointee.row(atOffset: f.offsets[i])!.row
+        benchmark.measured {
+            for _ in benchmark.scaledIterations {
+                f.advance(&i)
+                sum &+= try! store.pointee.row(atOffset: f.offsets[i])!.row
+            }
         }
         blackHole(sum)
         f.next = i
@@ -144,12 +152,14 @@ let benchmarks: @Sendable () -> Void = {
         fixture = nil
     }
 
-    Benchmark("height tree: insert one row, middle (1M rows)") { benchmark in
+    Benchmark("insertRow.nearMiddle.1M") { benchmark in
         let f = fixture!, store = f.store.pointer
         var i = f.next
-        for _ in benchmark.scaledIterations {
-            f.advance(&i)
-            try! store.pointee.insert(ids: f.newIDs[i], kinds: f.newKinds[i], heights: f.newHeights[i], at: f.positions[i])
+        benchmark.measured {
+            for _ in benchmark.scaledIterations {
+                f.advance(&i)
+                try! store.pointee.insert(ids: f.newIDs[i], kinds: f.newKinds[i], heights: f.newHeights[i], at: f.positions[i])
+            }
         }
         f.next = i
     } setup: {
@@ -158,13 +168,15 @@ let benchmarks: @Sendable () -> Void = {
         fixture = nil
     }
 
-    Benchmark("height tree: remove one row, middle (1M rows)") { benchmark in
+    Benchmark("removeRow.nearMiddle.1M") { benchmark in
         let f = fixture!, store = f.store.pointer
         var i = f.next
-        for _ in benchmark.scaledIterations {
-            f.advance(&i)
-            let row = f.positions[i] % store.pointee.count
-            try! store.pointee.removeRows(row..<(row + 1))
+        benchmark.measured {
+            for _ in benchmark.scaledIterations {
+                f.advance(&i)
+                let row = f.positions[i] % store.pointee.count
+                try! store.pointee.removeRows(row..<(row + 1))
+            }
         }
         f.next = i
     } setup: {

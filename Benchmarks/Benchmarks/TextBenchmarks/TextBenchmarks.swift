@@ -61,12 +61,10 @@ nonisolated(unsafe) var fixture: Fixture!
 let benchmarks: @Sendable () -> Void = {
     Benchmark.defaultConfiguration = Suite.configuration()
 
-    Benchmark("text: measure cold, bulk (1,000 texts)") { benchmark in
+    Benchmark("measure.cold.bulk.1000") { benchmark in
         let f = fixture!
         f.engine.removeAllCachedResults()
-        benchmark.startMeasurement()
-        f.measureAll(at: width)
-        benchmark.stopMeasurement()
+        benchmark.measured { f.measureAll(at: width) }
         blackHole(f.results[0])
     } setup: {
         fixture = Fixture()
@@ -74,9 +72,9 @@ let benchmarks: @Sendable () -> Void = {
         fixture = nil
     }
 
-    Benchmark("text: measure warm, bulk (1,000 texts, line-break cache hits)") { benchmark in
+    Benchmark("measure.warm.bulk.1000") { benchmark in
         let f = fixture!
-        f.measureAll(at: width)
+        benchmark.measured { f.measureAll(at: width) }
         blackHole(f.results[0])
     } setup: {
         fixture = Fixture()
@@ -85,12 +83,14 @@ let benchmarks: @Sendable () -> Void = {
         fixture = nil
     }
 
-    Benchmark("text: measure warm, one call per text (line-break cache hits)") { benchmark in
+    Benchmark("measure.warm.perText.1000") { benchmark in
         let f = fixture!, texts = f.texts, offsets = f.textOffsets
         var lines = 0
-        for i in 0..<textCount {
-            let text = UnsafeRawBufferPointer(rebasing: texts[offsets[i]..<offsets[i + 1]])
-            lines &+= try! f.engine.measure(utf8: text, style: f.style, width: width).lineCount
+        benchmark.measured {
+            for i in 0..<textCount {
+                let text = UnsafeRawBufferPointer(rebasing: texts[offsets[i]..<offsets[i + 1]])
+                lines &+= try! f.engine.measure(utf8: text, style: f.style, width: width).lineCount
+            }
         }
         blackHole(lines)
     } setup: {
@@ -100,11 +100,12 @@ let benchmarks: @Sendable () -> Void = {
         fixture = nil
     }
 
-    Benchmark("text: relayout at a new width through the caches (1,000 texts)") { benchmark in
+    Benchmark("relayout.newWidth.caches.1000") { benchmark in
         let f = fixture!
         // A width the line-break cache has not seen (a quarter point apart, 400 of them).
         f.iteration += 1
-        f.measureAll(at: 250 + Double(f.iteration % 400) / 4)
+        let w = 250 + Double(f.iteration % 400) / 4
+        benchmark.measured { f.measureAll(at: w) }
         blackHole(f.results[0])
     } setup: {
         fixture = Fixture()
@@ -113,10 +114,11 @@ let benchmarks: @Sendable () -> Void = {
         fixture = nil
     }
 
-    Benchmark("text: relayout at a new width, PreparedTexts (1,000 texts)") { benchmark in
+    Benchmark("relayout.newWidth.preparedTexts.1000") { benchmark in
         let f = fixture!
         f.iteration += 1
-        try! f.engine.layout(f.prepared!, width: f.iteration % 2 == 0 ? width : narrow, into: f.results)
+        let prepared = f.prepared!, w = f.iteration % 2 == 0 ? width : narrow
+        benchmark.measured { try! f.engine.layout(prepared, width: w, into: f.results) }
         blackHole(f.results[0])
     } setup: {
         fixture = Fixture()
@@ -125,9 +127,11 @@ let benchmarks: @Sendable () -> Void = {
         fixture = nil
     }
 
-    Benchmark("text: prepare (1,000 texts, segment cache warm)") { benchmark in
+    Benchmark("prepare.segmentCacheWarm.1000") { benchmark in
         let f = fixture!
-        blackHole(try! f.engine.prepare(texts: f.texts, offsets: f.textOffsets, style: f.style).count)
+        var prepared: PreparedTexts?
+        benchmark.measured { prepared = try! f.engine.prepare(texts: f.texts, offsets: f.textOffsets, style: f.style) }
+        blackHole(prepared!.count)
     } setup: {
         fixture = Fixture()
         fixture.measureAll(at: width)

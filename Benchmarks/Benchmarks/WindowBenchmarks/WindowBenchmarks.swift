@@ -93,10 +93,12 @@ nonisolated(unsafe) var engineFixture: EngineFixture!
 func storeWindows(_ benchmark: Benchmark, random: Bool) {
     let f = storeFixture!, store = f.store.pointer, offsets = random ? f.random : f.smooth
     var sum = 0, i = f.next
-    for _ in benchmark.scaledIterations {
-        i = i + 1 == operations ? 0 : i + 1
-        let r = try! store.pointee.window(offset: offsets[i], viewport: viewport, overscanBefore: 250, overscanAfter: 250, into: f.buffer)
-        sum &+= r.rows.lowerBound &+ r.count
+    benchmark.measured {
+        for _ in benchmark.scaledIterations {
+            i = i + 1 == operations ? 0 : i + 1
+            let r = try! store.pointee.window(offset: offsets[i], viewport: viewport, overscanBefore: 250, overscanAfter: 250, into: f.buffer)
+            sum &+= r.rows.lowerBound &+ r.count
+        }
     }
     blackHole(sum)
     f.next = i
@@ -107,11 +109,13 @@ func storeWindows(_ benchmark: Benchmark, random: Bool) {
 func engineFrames(_ benchmark: Benchmark, random: Bool) {
     let f = engineFixture!, engine = f.engine.pointer, offsets = random ? f.random : f.smooth
     var sum = 0, i = f.next
-    for _ in benchmark.scaledIterations {
-        i = i + 1 == operations ? 0 : i + 1
-        try! engine.pointee.scroll(to: offsets[i])
-        let r = try! engine.pointee.window(into: f.buffer)
-        sum &+= r.rows.lowerBound &+ r.count &+ (r.stickyHeader?.row ?? 0)
+    benchmark.measured {
+        for _ in benchmark.scaledIterations {
+            i = i + 1 == operations ? 0 : i + 1
+            try! engine.pointee.scroll(to: offsets[i])
+            let r = try! engine.pointee.window(into: f.buffer)
+            sum &+= r.rows.lowerBound &+ r.count &+ (r.stickyHeader?.row ?? 0)
+        }
     }
     blackHole(sum)
     f.next = i
@@ -120,7 +124,7 @@ func engineFrames(_ benchmark: Benchmark, random: Bool) {
 let benchmarks: @Sendable () -> Void = {
     Benchmark.defaultConfiguration = Suite.configuration()
 
-    Benchmark("RowStore.window, smooth scroll (1M rows)") { benchmark in
+    Benchmark("RowStore.window.smoothScroll.1M") { benchmark in
         storeWindows(benchmark, random: false)
     } setup: {
         storeFixture = StoreFixture()
@@ -128,7 +132,7 @@ let benchmarks: @Sendable () -> Void = {
         storeFixture = nil
     }
 
-    Benchmark("RowStore.window, random offset (1M rows)") { benchmark in
+    Benchmark("RowStore.window.randomOffset.1M") { benchmark in
         storeWindows(benchmark, random: true)
     } setup: {
         storeFixture = StoreFixture()
@@ -136,7 +140,7 @@ let benchmarks: @Sendable () -> Void = {
         storeFixture = nil
     }
 
-    Benchmark("ListEngine scroll + window, George, smooth scroll (100k rows)") { benchmark in
+    Benchmark("ListEngine.frame.george.smoothScroll.100k") { benchmark in
         engineFrames(benchmark, random: false)
     } setup: {
         engineFixture = EngineFixture(profile: "george", width: 375)
@@ -144,7 +148,7 @@ let benchmarks: @Sendable () -> Void = {
         engineFixture = nil
     }
 
-    Benchmark("ListEngine scroll + window, George, random offset (100k rows)") { benchmark in
+    Benchmark("ListEngine.frame.george.randomOffset.100k") { benchmark in
         engineFrames(benchmark, random: true)
     } setup: {
         engineFixture = EngineFixture(profile: "george", width: 375)
@@ -152,7 +156,7 @@ let benchmarks: @Sendable () -> Void = {
         engineFixture = nil
     }
 
-    Benchmark("ListEngine scroll + window, collection grid, smooth scroll (100k items)") { benchmark in
+    Benchmark("ListEngine.frame.collectionGrid.smoothScroll.100k") { benchmark in
         engineFrames(benchmark, random: false)
     } setup: {
         engineFixture = EngineFixture(profile: "fiori-ios-collection", width: 375)
