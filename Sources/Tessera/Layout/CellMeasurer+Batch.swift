@@ -490,14 +490,14 @@ extension CellMeasurer {
         let id = ObjectIdentifier(font)
         let table = scratch.pointee.coverage
         for i in 0..<scratch.pointee.coverageCount where table[i].font == id { return table[i] }
-        let entry = FaceCoverage(font: id, bits: .allocate(capacity: FaceCoverage.words))
+        let entry = FaceCoverage(font: id, bits: Jemalloc.allocate(UInt64.self, capacity: FaceCoverage.words))
         entry.bits.initialize(repeating: 0, count: FaceCoverage.words)
         entry.prepareASCII(font)
         let slot = scratch.pointee.coverageCount < 8 ? scratch.pointee.coverageCount : Int(scratch.pointee.coverageNext % 8)
         if scratch.pointee.coverageCount < 8 {
             scratch.pointee.coverageCount += 1
         } else {
-            table[slot].bits.deallocate()
+            Jemalloc.free(table[slot].bits)
         }
         scratch.pointee.coverageNext &+= 1
         table[slot] = entry
