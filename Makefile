@@ -4,7 +4,7 @@
 SWIFT ?= swift
 CELLBENCH_ARGS ?=
 
-.PHONY: all bootstrap build cellbench test test-release consumer pango-check bench clean \
+.PHONY: all bootstrap build cellbench test test-release consumer pango-check bench bench-check bench-thresholds bench-arc clean \
 	c-lib c-header-check c-host c-threads tsan jni-host c-test c-bench fuzz-build fuzz fuzz-check
 
 all: build
@@ -46,9 +46,31 @@ pango-check: bootstrap
 test-release: bootstrap
 	$(SWIFT) test -c release --scratch-path .build-release -Xswiftc -DTESSERA_INVARIANTS
 
-# Regression benchmarks (package-benchmark, slow to build; not part of `make test`).
+# Regression benchmarks: Benchmarks/, a nested package-benchmark package (slow to build,
+# never built by `make test`). `make bench` runs every suite and prints wall clock,
+# throughput and allocation counts (BENCH_ARGS="--target TextBenchmarks", "--filter ...",
+# "--format markdown"...). `make bench-check` runs them again and compares the allocation
+# counts (mallocCountTotal, mallocxCount) with Benchmarks/Thresholds: any change fails
+# (exit 2: more allocations, 4: fewer) until `make bench-thresholds` records the new counts.
+# `make bench-arc` prints retain, release and object counts, in a run of their own (README.md,
+# "Regression benchmarks", says why).
+BENCH = cd Benchmarks && $(SWIFT) package --scratch-path .build-pkgbench
+BENCH_COUNTS = --metric mallocCountTotal --metric mallocxCount
+BENCH_ARGS ?=
+
 bench: bootstrap
-	cd Benchmarks && $(SWIFT) package benchmark
+	$(BENCH) benchmark --no-progress $(BENCH_ARGS)
+
+bench-check: bootstrap
+	SWIFT=$(SWIFT) scripts/bench-check $(BENCH_ARGS)
+
+bench-thresholds: bootstrap
+	rm -rf Benchmarks/Thresholds
+	$(BENCH) --allow-writing-to-package-directory benchmark thresholds update $(BENCH_COUNTS) --no-progress
+
+bench-arc: bootstrap
+	$(BENCH) benchmark --no-progress --skip-target CellBenchmarks \
+		--metric retainCount --metric releaseCount --metric objectAllocCount --metric mallocCountTotal $(BENCH_ARGS)
 
 # --- The C ABI (Sources/CTessera/include/tessera.h, libtessera.so) ---------------------
 # `make c-lib` builds libtessera.so and stages it with the header and tessera.pc in
@@ -151,4 +173,4 @@ c-bench: c-host
 	$(MAKE) --no-print-directory jni-host C_CONFIG=release JNI_CHECK= JNI_ARGS="$(C_BENCH_ROWS) --bench"
 
 clean:
-	rm -rf .build .build-* Tests/Consumer/.build Benchmarks/.build
+	rm -rf .build .build-* Tests/Consumer/.build Benchmarks/.build Benchmarks/.build-*

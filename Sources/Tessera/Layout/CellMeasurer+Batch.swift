@@ -57,11 +57,11 @@ public final class CellTextBatch {
     fileprivate init(rowCount: Int, slotsPerRow: Int, styleStates: [StyleState], columns: BatchColumns) {
         self.styleStates = styleStates
         let n = columns.head.count
-        let natural = UnsafeMutableBufferPointer<Int64>.allocate(capacity: Swift.max(n, 1))
+        let natural = Self.allocate(Int64.self, Swift.max(n, 1))
         natural.initialize(repeating: -1)
-        let lines = UnsafeMutableBufferPointer<LineMemo>.allocate(capacity: Swift.max(n, 1))
+        let lines = Self.allocate(LineMemo.self, Swift.max(n, 1))
         lines.initialize(repeating: LineMemo())
-        let current = UnsafeMutableBufferPointer<UInt16>.allocate(capacity: Swift.max(styleStates.count, 64))
+        let current = Self.allocate(UInt16.self, Swift.max(styleStates.count, 64))
         current.initialize(repeating: 0)
         view = View(rowCount: rowCount, slotsPerRow: slotsPerRow, first: Self.buffer(columns.first), head: Self.buffer(columns.head),
                     style: Self.buffer(columns.style), length: Self.buffer(columns.length), segmentStart: Self.buffer(columns.segmentStart),
@@ -81,20 +81,25 @@ public final class CellTextBatch {
         Self.free(UnsafeBufferPointer(view.measuredIn))
         Self.free(UnsafeBufferPointer(view.flags))
         Self.free(UnsafeBufferPointer(view.segments))
-        UnsafeMutableRawPointer(view.natural.baseAddress!).deallocate()
-        UnsafeMutableRawPointer(view.lines.baseAddress!).deallocate()
-        UnsafeMutableRawPointer(view.current.baseAddress!).deallocate()
+        Jemalloc.free(view.natural.baseAddress!)
+        Jemalloc.free(view.lines.baseAddress!)
+        Jemalloc.free(view.current.baseAddress!)
         Self.free(view.states)
     }
 
     private static func free<T>(_ buffer: UnsafeBufferPointer<T>) {
-        UnsafeMutableRawPointer(mutating: buffer.baseAddress!).deallocate()
+        Jemalloc.free(UnsafeMutablePointer(mutating: buffer.baseAddress!))
+    }
+
+    /// The columns come from jemalloc, as the store's (see `Jemalloc.allocate(_:capacity:)`).
+    private static func allocate<T>(_: T.Type, _ capacity: Int) -> UnsafeMutableBufferPointer<T> {
+        UnsafeMutableBufferPointer(start: Jemalloc.allocate(T.self, capacity: capacity), count: capacity)
     }
 
     private static func buffer<T>(_ elements: [T]) -> UnsafeBufferPointer<T> { UnsafeBufferPointer(mutableBuffer(elements)) }
 
     private static func mutableBuffer<T>(_ elements: [T]) -> UnsafeMutableBufferPointer<T> {
-        let p = UnsafeMutablePointer<T>.allocate(capacity: Swift.max(elements.count, 1))
+        let p = Jemalloc.allocate(T.self, capacity: Swift.max(elements.count, 1))
         elements.withUnsafeBufferPointer { if let b = $0.baseAddress { p.initialize(from: b, count: $0.count) } }
         return UnsafeMutableBufferPointer(start: p, count: elements.count)
     }
@@ -485,14 +490,14 @@ extension CellMeasurer {
         let id = ObjectIdentifier(font)
         let table = scratch.pointee.coverage
         for i in 0..<scratch.pointee.coverageCount where table[i].font == id { return table[i] }
-        let entry = FaceCoverage(font: id, bits: .allocate(capacity: FaceCoverage.words))
+        let entry = FaceCoverage(font: id, bits: Jemalloc.allocate(UInt64.self, capacity: FaceCoverage.words))
         entry.bits.initialize(repeating: 0, count: FaceCoverage.words)
         entry.prepareASCII(font)
         let slot = scratch.pointee.coverageCount < 8 ? scratch.pointee.coverageCount : Int(scratch.pointee.coverageNext % 8)
         if scratch.pointee.coverageCount < 8 {
             scratch.pointee.coverageCount += 1
         } else {
-            table[slot].bits.deallocate()
+            Jemalloc.free(table[slot].bits)
         }
         scratch.pointee.coverageNext &+= 1
         table[slot] = entry

@@ -101,7 +101,7 @@ public final class CellMeasurer {
 
     deinit {
         let s = scratch.pointee
-        for i in 0..<s.coverageCount { s.coverage[i].bits.deallocate() }
+        for i in 0..<s.coverageCount { Jemalloc.free(s.coverage[i].bits) }
         s.coverage.deallocate()
         s.slotState.deinitialize(count: s.slotCapacity)
         s.slotState.deallocate()

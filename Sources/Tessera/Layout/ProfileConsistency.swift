@@ -27,7 +27,8 @@ extension ProfileModel {
     func parameterProblem(_ values: [String: Int]) -> (path: String, problem: String)? {
         for k in kinds {
             for s in k.slots {
-                let path = "kinds.\(k.name).slots.\(s.name)"
+                // Built only for a problem: this runs on every environment change.
+                var path: String { "kinds.\(k.name).slots.\(s.name)" }
                 switch s.spec {
                 case .text(_, let lines), .textList(_, _, let lines, _), .button(_, let lines, _, _, _, _):
                     let n = resolve(lines, values)

@@ -37,6 +37,19 @@ enum Jemalloc {
         dallocx(p, tess_mallocx_align(alignment))
     }
 
+    /// Room for `capacity` values of `T` (uninitialized), for the buffers whose size
+    /// follows the data or a cache budget: cache indexes, scratch, prepared-text columns.
+    /// Free with `free(_:)`. Swift's `allocate(capacity:)` would take them from
+    /// `aligned_alloc` (jemalloc's too, since it is the process's malloc), header-less
+    /// blocks that malloc interposers (package-benchmark's) cannot tell from their own.
+    static func allocate<T>(_: T.Type, capacity: Int) -> UnsafeMutablePointer<T> {
+        allocate(bytes: max(capacity, 1) * MemoryLayout<T>.stride).bindMemory(to: T.self, capacity: max(capacity, 1))
+    }
+
+    static func free<T>(_ p: UnsafeMutablePointer<T>) {
+        free(UnsafeMutableRawPointer(p))
+    }
+
     /// The bytes jemalloc really reserved for `p` (its size class).
     static func usableSize(_ p: UnsafeMutableRawPointer) -> Int {
         sallocx(p, tess_mallocx_align(alignment))

@@ -118,9 +118,9 @@ extension RowStore {
         // A temporary set of batch positions (one allocation per batch, none per row).
         var capacity = 16
         while capacity < 2 * n { capacity <<= 1 }
-        let table = UnsafeMutablePointer<Int32>.allocate(capacity: capacity)
+        let table = Jemalloc.allocate(Int32.self, capacity: capacity)
         table.initialize(repeating: -1, count: capacity)
-        defer { table.deallocate() }
+        defer { Jemalloc.free(table) }
         let mask = capacity - 1
         for i in 0..<n {
             if i + 8 < n { tess_prefetch(table + Int(truncatingIfNeeded: index.fingerprint(ids[i + 8])) & mask) }

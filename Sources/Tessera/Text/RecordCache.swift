@@ -63,7 +63,7 @@ struct RecordCache<Key: RecordCacheKey> {
     /// Frees the storage (the owner's deinit calls this).
     mutating func deallocate() {
         if let arena { Jemalloc.free(huge: arena) }
-        index?.deallocate()
+        if let index { Jemalloc.free(index) }
         arena = nil
         index = nil
         reset()
@@ -178,8 +178,8 @@ struct RecordCache<Key: RecordCacheKey> {
 
     /// Replaces the index by one of `count` buckets holding every record.
     private mutating func growIndex(to count: Int) {
-        index?.deallocate()
-        let idx = UnsafeMutablePointer<UInt64>.allocate(capacity: count)
+        if let index { Jemalloc.free(index) }
+        let idx = Jemalloc.allocate(UInt64.self, capacity: count)
         idx.initialize(repeating: 0, count: count)
         index = idx
         indexCount = count

@@ -81,7 +81,7 @@ struct SegmentCache {
     /// Frees the storage (the owner's deinit calls this).
     mutating func deallocate() {
         if let arena { Jemalloc.free(huge: arena) }
-        index?.deallocate()
+        if let index { Jemalloc.free(index) }
         arena = nil
         index = nil
         filled = 0
@@ -174,7 +174,7 @@ struct SegmentCache {
         guard slotCount > 0, n <= Self.keyCapacity else { return }
         if arena == nil {
             arena = Jemalloc.allocateHuge(bytes: slotCount * Self.slotStride)
-            let idx = UnsafeMutablePointer<UInt32>.allocate(capacity: indexCount)
+            let idx = Jemalloc.allocate(UInt32.self, capacity: indexCount)
             idx.initialize(repeating: 0, count: indexCount)
             index = idx
         }

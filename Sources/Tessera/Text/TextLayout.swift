@@ -335,9 +335,9 @@ struct ScratchBuffer<Element> {
     mutating func prepareForWriting(capacity: Int) -> UnsafeMutablePointer<Element> {
         removeAll()
         if capacity > self.capacity {
-            base?.deallocate()
+            if let base { Jemalloc.free(base) }
             let bigger = max(16, capacity, self.capacity * 2)
-            base = .allocate(capacity: bigger)
+            base = Jemalloc.allocate(Element.self, capacity: bigger)
             self.capacity = bigger
         }
         return mutableBase
@@ -352,10 +352,10 @@ struct ScratchBuffer<Element> {
 
     private mutating func grow() {
         let bigger = max(16, capacity * 2)
-        let new = UnsafeMutablePointer<Element>.allocate(capacity: bigger)
+        let new = Jemalloc.allocate(Element.self, capacity: bigger)
         if let base {
             new.moveInitialize(from: base, count: count)
-            base.deallocate()
+            Jemalloc.free(base)
         }
         base = new
         capacity = bigger
@@ -363,7 +363,7 @@ struct ScratchBuffer<Element> {
 
     mutating func deallocate() {
         removeAll()
-        base?.deallocate()
+        if let base { Jemalloc.free(base) }
         base = nil
         capacity = 0
         count = 0
