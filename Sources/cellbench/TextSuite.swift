@@ -43,8 +43,10 @@ struct TextSuite {
         let style = try TextStyle(fonts: ([Self.font] + Self.fallbacks).map { try Font(path: $0) }, size: c.size)
         let memoryBefore = MemoryStatistics.current()
         let engine = TextLayoutEngine(configuration: c.caches)
-        var first = [TextMetrics](repeating: TextMetrics(), count: c.strings)
-        var again = first, second = first
+        // Each pass writes a result column of its own, allocated and touched here: a copy of
+        // a shared one (copy on write) would be timed with the pass.
+        func results() -> [TextMetrics] { [TextMetrics](repeating: TextMetrics(), count: c.strings) }
+        var first = results(), again = results(), second = results()
         func timed(_ what: String, _ width: Double, _ out: inout [TextMetrics]) throws -> Double {
             progress.begin("Tessera: \(what)")
             defer { progress.end() }
@@ -70,7 +72,7 @@ struct TextSuite {
         progress.end()
         // The engine's caches, the prepared texts and the result columns, all alive here.
         let jemalloc = SuiteMemory(rows: c.strings, from: memoryBefore, to: MemoryStatistics.current())
-        var preparedFirst = first, preparedSecond = first
+        var preparedFirst = results(), preparedSecond = results()
         func layout(_ width: Double, _ out: inout [TextMetrics]) throws -> Double {
             progress.begin("Tessera: prepared texts at \(width) pt")
             defer { progress.end() }

@@ -477,6 +477,19 @@ func expectSameLayout(_ m: TextMeasurement, _ ref: (lines: [TextLine], truncated
         }
         #expect(out == [TextMetrics(), TextMetrics()])
         #expect(engine.statistics == before)
+        // "é" split between two texts: the bytes are valid UTF-8 together, neither text is.
+        var split = RowText(slotsPerRow: 1)
+        split.utf8 = Array("abé".utf8)
+        split.offsets = [0, 3, 4]
+        #expect(throws: TesseraError.invalidUTF8(row: 0, slot: 0, byteOffset: 2)) {
+            try out.withUnsafeMutableBufferPointer { try engine.measure(split, style: style, width: 100, into: $0) }
+        }
+        split.offsets = [0, 2, 3, 4]
+        var three = [TextMetrics](repeating: TextMetrics(), count: 3)
+        #expect(throws: TesseraError.invalidUTF8(row: 1, slot: 0, byteOffset: 0)) {
+            try three.withUnsafeMutableBufferPointer { try engine.measure(split, style: style, width: 100, into: $0) }
+        }
+        #expect(engine.statistics == before)
 
         #expect(throws: TesseraError.emptyFontChain) { _ = try TextStyle(fonts: [], size: 14) }
         #expect(throws: TesseraError.emptyFontChain) { _ = try FontChain([]) }

@@ -248,7 +248,19 @@ public final class TextLayoutEngine {
         for i in 0..<count {
             let lo = offsets[i], hi = offsets[i + 1]
             guard lo >= 0, lo <= hi, hi <= utf8.count, hi - lo <= Self.maximumTextBytes else { throw .invalidTextOffsets(row: i, slot: 0) }
-            if let bad = firstInvalidUTF8Byte(UnsafeRawBufferPointer(rebasing: utf8[lo..<hi])) {
+        }
+        guard count > 0 else { return }
+        // The texts lie end to end: when all their bytes are valid UTF-8 and no text starts
+        // inside a sequence, each text is a run of whole sequences. One pass, then one byte
+        // per text; only a failure walks the texts one by one to name the first bad one.
+        let start = offsets[0], end = offsets[count]
+        if firstInvalidUTF8Byte(UnsafeRawBufferPointer(rebasing: utf8[start..<end])) == nil {
+            var boundariesOK = true
+            for i in 1..<count where offsets[i] < end && utf8[offsets[i]] & 0xC0 == 0x80 { boundariesOK = false }
+            if boundariesOK { return }
+        }
+        for i in 0..<count {
+            if let bad = firstInvalidUTF8Byte(UnsafeRawBufferPointer(rebasing: utf8[offsets[i]..<offsets[i + 1]])) {
                 throw .invalidUTF8(row: i, slot: 0, byteOffset: bad)
             }
         }
