@@ -43,7 +43,7 @@ public final class PreparedTexts: @unchecked Sendable {
 
         /// From the comparisons `TextLayoutEngine.fillLines` makes on the first line, so
         /// the comparison gives its answer exactly.
-        init(_ segments: UnsafeBufferPointer<PreparedSegment>, _ positions: UnsafePointer<Double>, widest: Float) {
+        init(_ segments: UnsafeBufferPointer<PreparedSegment>, _ positions: UnsafeBufferPointer<Double>, widest: Float) {
             // (Infinite exactly when a segment ends in a mandatory break: `Storage.view`.)
             var limit = Double(widest)
             // Every segment must fit (else the emergency path runs), and every comparison
@@ -159,15 +159,11 @@ extension TextLayoutEngine {
             }
         }
         var segments = ContiguousArray<PreparedSegment>()
-        var positions = ContiguousArray<Double>()
         var segmentOffsets = ContiguousArray<Int>()
         var widest = ContiguousArray<Float>()
-        var singleLine = ContiguousArray<PreparedTexts.SingleLine>()
         var clusters = ContiguousArray<PreparedCluster>()
         var clusterOffsets = ContiguousArray<Int>()
-        singleLine.reserveCapacity(count)
         segments.reserveCapacity(results.reduce(0) { $0 + $1!.segments.count })
-        positions.reserveCapacity(segments.capacity)
         segmentOffsets.reserveCapacity(count + 1)
         widest.reserveCapacity(count)
         for part in results {
@@ -176,13 +172,25 @@ extension TextLayoutEngine {
             for o in part.segmentOffsets.dropLast() { segmentOffsets.append(base + o) }
             for o in part.clusterOffsets.dropLast() { clusterOffsets.append(clusterBase + o) }
             segments.append(contentsOf: part.segments)
-            positions.append(contentsOf: part.positions)
             clusters.append(contentsOf: part.clusters)
             widest.append(contentsOf: part.widest)
-            singleLine.append(contentsOf: part.singleLine)
         }
         segmentOffsets.append(segments.count)
         clusterOffsets.append(clusters.count)
+        // Line positions and one-line limits, once every segment is in place.
+        var positions = ContiguousArray<Double>(repeating: 0, count: segments.count)
+        var singleLine = ContiguousArray<PreparedTexts.SingleLine>()
+        singleLine.reserveCapacity(count)
+        segments.withUnsafeBufferPointer { all in
+            positions.withUnsafeMutableBufferPointer { x in
+                for i in 0..<count {
+                    let range = segmentOffsets[i]..<segmentOffsets[i + 1]
+                    let text = UnsafeBufferPointer(rebasing: all[range])
+                    if let base = x.baseAddress, !range.isEmpty { _ = Self.linePositions(text, into: base + range.lowerBound) }
+                    singleLine.append(PreparedTexts.SingleLine(text, UnsafeBufferPointer(rebasing: x[range]), widest: widest[i]))
+                }
+            }
+        }
         let first = count > 0 ? offsets[0] : 0
         let bytes = ContiguousArray(UnsafeRawBufferPointer(rebasing: utf8[first..<(count > 0 ? offsets[count] : first)]))
         let textOffsets = ContiguousArray(offsets.map { $0 - first })
@@ -221,10 +229,8 @@ extension TextLayoutEngine {
 
     struct PreparedPart {
         var segments = ContiguousArray<PreparedSegment>()
-        var positions = ContiguousArray<Double>()
         var segmentOffsets = ContiguousArray<Int>()
         var widest = ContiguousArray<Float>()
-        var singleLine = ContiguousArray<PreparedTexts.SingleLine>()
         var clusters = ContiguousArray<PreparedCluster>()
         var clusterOffsets = ContiguousArray<Int>()
     }
@@ -239,12 +245,8 @@ extension TextLayoutEngine {
             let w = prepare(text, style)
             part.segmentOffsets.append(part.segments.count)
             part.clusterOffsets.append(part.clusters.count)
-            let segments = caches.pointee.segments.buffer
-            part.segments.append(contentsOf: segments)
-            let positions = linePositions(PreparedTextView(segments: segments, widest: w)).x
-            part.positions.append(contentsOf: UnsafeBufferPointer(start: positions, count: segments.count))
+            part.segments.append(contentsOf: caches.pointee.segments.buffer)
             part.widest.append(w)
-            part.singleLine.append(PreparedTexts.SingleLine(segments, positions, widest: w))
             guard Double(w) > threshold, let base = text.baseAddress else { continue }
             var start = 0
             for seg in caches.pointee.segments.buffer {
