@@ -86,19 +86,7 @@ extension RowStore {
             throw .columnLengthMismatch(column: "text offsets", expected: n * s + 1, actual: text.offsets.count)
         }
         var bytes = 0
-        for r in 0..<n {
-            let first = text.offsets[r * s]
-            guard first >= 0 else { throw .invalidTextOffsets(row: r, slot: 0) }
-            for slot in 0..<s {
-                let lo = text.offsets[r * s + slot], hi = text.offsets[r * s + slot + 1]
-                guard lo <= hi, hi <= text.utf8.count else { throw .invalidTextOffsets(row: r, slot: slot) }
-                if let bad = firstInvalidUTF8Byte(UnsafeRawBufferPointer(rebasing: text.utf8[lo..<hi])) {
-                    throw .invalidUTF8(row: r, slot: slot, byteOffset: bad)
-                }
-            }
-            let rowBytes = text.offsets[r * s + s] - first
-            if rowBytes > 0 { bytes += TextArena.recordSize(slotCount: s, textBytes: rowBytes) }
-        }
+        for r in 0..<n { bytes += try validateText(text, row: r) }
         guard self.text.used + bytes <= TextArena.maximumBytes else {
             throw .capacityExceeded("text arena over \(TextArena.maximumBytes) bytes")
         }
