@@ -879,7 +879,7 @@ static void step(input *in, state *st) {
     case 52: { /* content updates by id: ids from the rows or small (unknown, repeated) */
         int64_t rows = 0;
         if (e) tess_engine_row_count(e, &rows);
-        int64_t c = count(in) % 6;
+        int64_t c = (count(in) % 6 + 6) % 6; /* count() may be negative: the text is made for c rows, -c tests the sign */
         uint64_t ids[6], versions[6];
         for (int64_t i = 0; i < c; i++) {
             tess_row_info info = {0, 0, 0, 0, 0};
