@@ -777,6 +777,7 @@ static void step(input *in, state *st) {
         if (e) tess_engine_row_count(e, &rows);
         int64_t c = rows > 48 ? 48 : rows;
         c += count(in) % 8;
+        if (c < 0) c = -c; /* the text is made for c rows; -c in the call tests the sign */
         uint64_t ids[64], versions[64];
         uint16_t kinds[64];
         uint8_t unread[64];
