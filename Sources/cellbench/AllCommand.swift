@@ -110,8 +110,7 @@ struct AllSuites {
                 let harness = try Text.buildHarness()
                 let report = try TextSuite(
                     configuration: .init(strings: tenth, seed: seed, size: 15, width: 300, width2: 200, threads: 1, pangoHarness: harness,
-                                         caches: .init(segmentCacheBytes: 32 << 20, preparedTextCacheBytes: 256 << 20, lineBreakCacheBytes: 8 << 20),
-                                         peerStrings: min(tenth, quick ? 2_000 : 20_000)),
+                                         caches: .init(), peerStrings: min(tenth, quick ? 2_000 : 20_000)),
                     progress: progress).run()
                 summary.add(report.results, suite: "text")
                 if let m = report.jemalloc { summary.add(memory: m, suite: "text", note: "caches, prepared texts") }

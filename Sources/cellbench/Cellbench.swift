@@ -97,14 +97,14 @@ struct Text: ParsableCommand {
     @Option(help: "Threads measuring Tessera's texts.")
     var threads = 1
 
-    @Option(help: "Segment cache budget, MiB (the library's default is 32).")
-    var segmentCacheMb = 32
+    @Option(help: "Segment cache budget, MiB (default: the library's).")
+    var segmentCacheMb = TextLayoutEngine.Configuration().segmentCacheBytes >> 20
 
-    @Option(help: "Prepared-text cache budget, MiB (the library's default is 16; re-layout at a new width is arithmetic only for the texts it holds).")
-    var preparedCacheMb = 256
+    @Option(help: "Prepared-text cache budget, MiB (default: the library's; re-layout through the caches is arithmetic only for the texts it holds).")
+    var preparedCacheMb = TextLayoutEngine.Configuration().preparedTextCacheBytes >> 20
 
-    @Option(help: "Line-break cache budget, MiB (the library's default is 8).")
-    var lineCacheMb = 8
+    @Option(help: "Line-break cache budget, MiB (default: the library's).")
+    var lineCacheMb = TextLayoutEngine.Configuration().lineBreakCacheBytes >> 20
 
     @Option(help: "The Pango harness (default: built from Benchmarks/pango into .build-pango).")
     var pango: String?

@@ -176,39 +176,25 @@ struct RecordCache<Key: RecordCacheKey> {
         return record + Self.headerSize
     }
 
-    /// Replaces the index by one of `count` buckets holding every record.
+    /// Replaces the index by one of `count` buckets holding every record. An entry's home
+    /// comes from its own tag, so the old index is enough: no record is read, and taken in
+    /// order the entries land near `i` or `i + old count`, two sequential streams.
     private mutating func growIndex(to count: Int) {
-        if let index { Jemalloc.free(index) }
         let idx = Jemalloc.allocate(UInt64.self, capacity: count)
         idx.initialize(repeating: 0, count: count)
+        let mask = count - 1
+        if let old = index {
+            for k in 0..<indexCount where old[k] != 0 {
+                let e = old[k]
+                var i = Int(truncatingIfNeeded: e >> 32) & mask
+                while idx[i] != 0 { i = (i + 1) & mask }
+                idx[i] = e
+            }
+            Jemalloc.free(old)
+        }
         index = idx
         indexCount = count
-        let mask = count - 1
-        forEachRecord { offset in
-            let e = Self.entry(arena.unsafelyUnwrapped.load(fromByteOffset: offset, as: Key.self).cacheHash, offset)
-            var i = home(e)
-            while idx[i] != 0 { i = (i + 1) & mask }
-            idx[i] = e
-        }
         statistics.bytes = used + indexBytes
-    }
-
-    /// Calls `body` with the offset of every record, oldest first.
-    private func forEachRecord(_ body: (Int) -> Void) {
-        func walk(_ from: Int, _ to: Int) {
-            var o = from
-            while o < to {
-                body(o)
-                o += size(at: o)
-            }
-        }
-        guard statistics.entries > 0 else { return }
-        if wrapped {
-            walk(tail, wrapEnd)
-            walk(0, head)
-        } else {
-            walk(tail, head)
-        }
     }
 
     /// Gives the tail record its second chance or drops it.
