@@ -1,7 +1,6 @@
 #ifndef TESSERA_CJEMALLOC_SHIM_H
 #define TESSERA_CJEMALLOC_SHIM_H
 #include <stdint.h>
-#include <sys/mman.h>
 #include <jemalloc/jemalloc.h>
 
 /* Swift cannot import function-like macros; these give it the flag values. */
@@ -10,14 +9,6 @@ static inline int tess_mallocx_align_zeroed(size_t alignment) { return MALLOCX_A
 
 /* Software prefetch, for hash probes whose addresses are known a few rows ahead. */
 static inline void tess_prefetch(const void *address) { __builtin_prefetch(address); }
-
-/* Asks for transparent huge pages on a large cache arena (fewer page faults and TLB misses
-   when it is first filled); a hint, its failure is harmless. */
-static inline void tess_advise_huge_pages(void *address, size_t bytes) {
-#ifdef MADV_HUGEPAGE
-    (void)madvise(address, bytes, MADV_HUGEPAGE);
-#endif
-}
 
 /* Relaxed atomic words, for memo tables shared by threads that may race to fill them. */
 static inline uint64_t tess_load_relaxed(const uint64_t *p) { return __atomic_load_n(p, __ATOMIC_RELAXED); }

@@ -18,21 +18,6 @@ enum Jemalloc {
         return q
     }
 
-    static let hugePage = 2 << 20
-
-    /// A large arena aligned to a huge page and advised to use them (THP in `madvise`
-    /// mode); free it with `free(huge:)`.
-    static func allocateHuge(bytes: Int) -> UnsafeMutableRawPointer {
-        let rounded = (max(bytes, 1) + hugePage - 1) / hugePage * hugePage
-        guard let p = mallocx(rounded, tess_mallocx_align(hugePage)) else { outOfMemory(rounded) }
-        tess_advise_huge_pages(p, rounded)
-        return p
-    }
-
-    static func free(huge p: UnsafeMutableRawPointer) {
-        dallocx(p, tess_mallocx_align(hugePage))
-    }
-
     static func free(_ p: UnsafeMutableRawPointer) {
         dallocx(p, tess_mallocx_align(alignment))
     }

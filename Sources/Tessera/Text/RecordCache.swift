@@ -62,7 +62,7 @@ struct RecordCache<Key: RecordCacheKey> {
 
     /// Frees the storage (the owner's deinit calls this).
     mutating func deallocate() {
-        if let arena { Jemalloc.free(huge: arena) }
+        if let arena { Jemalloc.free(arena) }
         if let index { Jemalloc.free(index) }
         arena = nil
         index = nil
@@ -136,7 +136,7 @@ struct RecordCache<Key: RecordCacheKey> {
             return nil
         }
         if arena == nil {
-            arena = Jemalloc.allocateHuge(bytes: arenaBytes)
+            arena = Jemalloc.allocate(bytes: arenaBytes)
             growIndex(to: min(1024, maximumIndexCount))
         }
         if statistics.entries >= indexCount / 4 * 3 && indexCount < maximumIndexCount {

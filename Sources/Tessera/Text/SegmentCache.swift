@@ -80,7 +80,7 @@ struct SegmentCache {
 
     /// Frees the storage (the owner's deinit calls this).
     mutating func deallocate() {
-        if let arena { Jemalloc.free(huge: arena) }
+        if let arena { Jemalloc.free(arena) }
         if let index { Jemalloc.free(index) }
         arena = nil
         index = nil
@@ -173,7 +173,7 @@ struct SegmentCache {
     mutating func insert(_ p: UnsafeRawPointer, _ n: Int, style: UInt64, hash h: UInt64, _ m: SegmentMeasure) {
         guard slotCount > 0, n <= Self.keyCapacity else { return }
         if arena == nil {
-            arena = Jemalloc.allocateHuge(bytes: slotCount * Self.slotStride)
+            arena = Jemalloc.allocate(bytes: slotCount * Self.slotStride)
             let idx = Jemalloc.allocate(UInt32.self, capacity: indexCount)
             idx.initialize(repeating: 0, count: indexCount)
             index = idx
