@@ -237,7 +237,7 @@ public final class KeyedDiffer {
         let changed = changedBits.reserve(words)
         changed.update(repeating: 0, count: words)
         let oldLeft = oldLeftovers.reserve(limit), newLeft = newLeftovers.reserve(limit)
-        var lo = 0, ln = 0, survivors = 0
+        var lo = 0, ln = 0, survivors: Int
 
         @inline(__always)
         func pair(_ i: Int, _ j: Int) {
@@ -256,17 +256,18 @@ public final class KeyedDiffer {
             pair(n - 1 - suffix, m - 1 - suffix)
             suffix += 1
         }
-        survivors = prefix + suffix
         let oldEnd = n - suffix, newEnd = m - suffix
         var i = prefix, j = prefix
-        while i < oldEnd || j < newEnd {
-            if i < oldEnd, j < newEnd, oldIDs[i] == newIDs[j] {
-                pair(i, j)
-                survivors += 1
-                i += 1
-                j += 1
-                continue
+        while true {
+            let run = min(oldEnd - i, newEnd - j)
+            var k = 0
+            while k < run, oldIDs[i + k] == newIDs[j + k] {
+                pair(i + k, j + k)
+                k += 1
             }
+            i += k
+            j += k
+            if i == oldEnd && j == newEnd { break }
             // Fewest skipped rows after which the ids agree; old rows first at equal cost.
             var skipOld = min(1, oldEnd - i), skipNew = min(1, newEnd - j)
             if i < oldEnd, j < newEnd {
@@ -298,6 +299,9 @@ public final class KeyedDiffer {
             i += skipOld
             j += skipNew
         }
+
+        // Every old row is paired or a leftover.
+        survivors = n - lo
 
         // Leftovers: old ones into a small table, new ones looked up in it.
         let capacity = Self.tableCapacity(for: lo + ln)
@@ -360,7 +364,9 @@ public final class KeyedDiffer {
         var bits = 1
         while n >> bits > Self.partitionRows { bits += 1 }
         let partitions = 1 << bits, partitionShift = UInt64(64 - bits)
-        let average = (n + count) >> bits
+        // Room for a quarter over the average, sized from the most new rows `matchRuns`
+        // can leave (so diffs of one size need the same scratch).
+        let average = (n + (n + newIDs.count) >> 4) >> bits
         let share = average + average / 4 + 64
         let buffer = spareTable.reserve(partitions * share)
         // fill[q]: where partition q's next key goes; fill[partitions + q]: its end.
