@@ -479,4 +479,73 @@ struct DiffPairGenerator {
         #expect(differ.allocatedBytes == 0)
         #expect(try differ.diff(oldIDs: old.ids, oldVersions: old.versions, newIDs: new.ids, newVersions: new.versions) == batch)
     }
+
+    /// Lists of at least `KeyedDiffer.runsMinimumRows` rows go through `matchRuns`: rows it
+    /// cannot resynchronise on (a block of inserts longer than its window, with no common
+    /// suffix) become leftovers and still pair by id.
+    @Test func runsPathPairsLeftoversPastTheWindow() throws {
+        var gen = DiffPairGenerator(seed: 21)
+        let n = KeyedDiffer.runsMinimumRows + 3_000
+        let old = DiffRows((0..<n).map { _ in gen.row() })
+        var rows = old.rows
+        rows.removeLast()
+        rows.insert(contentsOf: (0..<10).map { _ in gen.row() }, at: n - 200)
+        rows.remove(at: 500)
+        let moved = rows.remove(at: 9_000)
+        rows.insert(moved, at: 40)
+        rows[7].version &+= 1
+        let batch = try DiffModel.check(KeyedDiffer(), old: old, new: DiffRows(rows), dynamicProgramming: false)
+        #expect(batch.deletes == [500, n - 1] && batch.inserts == Array(n - 201..<n - 191))
+        #expect(batch.moves.map(\.from) == [9_001] && batch.updates == [7])
+    }
+
+    /// Too many leftovers (a long deleted block, a shuffle) hand over to the one-table path,
+    /// which gives the same pairing.
+    @Test func runsPathGivesUpOnLargeChanges() throws {
+        var gen = DiffPairGenerator(seed: 22)
+        let n = KeyedDiffer.runsMinimumRows + 1_000
+        let old = DiffRows((0..<n).map { _ in gen.row() })
+        var rows = old.rows
+        rows.removeSubrange(1_000..<4_000)
+        var block = Array(rows[10_000..<12_000])
+        gen.shuffle(&block)
+        rows.replaceSubrange(10_000..<12_000, with: block)
+        let batch = try DiffModel.check(KeyedDiffer(), old: old, new: DiffRows(rows), dynamicProgramming: false)
+        #expect(batch.deletes == Array(1_000..<4_000) && batch.inserts.isEmpty)
+    }
+
+    /// A repeated id where one copy pairs inside a run and the other is a leftover is
+    /// reported as the one-table path reports it, on either side.
+    @Test func runsPathFindsRepeatsBetweenRunsAndLeftovers() {
+        var gen = DiffPairGenerator(seed: 23)
+        let n = KeyedDiffer.runsMinimumRows + 1_000
+        let old = DiffRows((0..<n).map { _ in gen.row() })
+        func error(_ o: [UInt64], _ nw: [UInt64]) -> TesseraError? {
+            do {
+                _ = try KeyedDiffer().diff(
+                    oldIDs: o, oldVersions: Array(repeating: 0, count: o.count),
+                    newIDs: nw, newVersions: Array(repeating: 0, count: nw.count))
+                return nil
+            } catch { return error }
+        }
+        // Old: row 15,000 repeats row 100 and is gone from the new list (a leftover).
+        var oldIDs = old.ids
+        oldIDs[15_000] = oldIDs[100]
+        var newIDs = oldIDs
+        newIDs.remove(at: 15_000)
+        #expect(error(oldIDs, newIDs) == .duplicateIDInDiff(oldIDs[100], side: "old", firstIndex: 100, secondIndex: 15_000))
+        // Old: a repeat inside two runs (both sides have it).
+        #expect(error(oldIDs, oldIDs) == .duplicateIDInDiff(oldIDs[100], side: "old", firstIndex: 100, secondIndex: 15_000))
+        // New: an inserted row repeats row 100, paired in a run.
+        newIDs = old.ids
+        newIDs.insert(old.ids[100], at: 15_000)
+        newIDs.removeLast()
+        #expect(error(old.ids, newIDs) == .duplicateIDInDiff(old.ids[100], side: "new", firstIndex: 100, secondIndex: 15_000))
+        // New: an old leftover's id twice among the new leftovers.
+        newIDs = old.ids
+        let id = newIDs.remove(at: 12_000)
+        newIDs.insert(id, at: 5_000)
+        newIDs.insert(id, at: 9_000)
+        #expect(error(old.ids, newIDs) == .duplicateIDInDiff(id, side: "new", firstIndex: 5_000, secondIndex: 9_000))
+    }
 }

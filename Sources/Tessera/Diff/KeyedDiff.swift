@@ -99,7 +99,12 @@ public final class KeyedDiffer {
     /// Entries `fingerprint << 32 | tag`, 0 empty. The tag is `old + 1` for an old row and
     /// `newOnlyBit | new` for a new row with no old match (kept to find its duplicates).
     var table = DiffScratch<UInt64>()
+    /// Also holds the partitioned keys of `allOldUnique`.
     var spareTable = DiffScratch<UInt64>()
+    /// `matchRuns`: the rows it skipped on each side, and its partitions' fill and end.
+    var oldLeftovers = DiffScratch<Int32>()
+    var newLeftovers = DiffScratch<Int32>()
+    var partitionFill = DiffScratch<Int>()
     /// New index of each old row, -1 if deleted.
     var oldToNew = DiffScratch<Int32>()
     /// Old index of each new row, -1 if inserted.
@@ -128,14 +133,16 @@ public final class KeyedDiffer {
 
     /// Bytes of scratch the differ holds between calls.
     public var allocatedBytes: Int {
-        table.allocatedBytes + spareTable.allocatedBytes + oldToNew.allocatedBytes + newToOld.allocatedBytes
+        table.allocatedBytes + spareTable.allocatedBytes + oldLeftovers.allocatedBytes
+            + newLeftovers.allocatedBytes + partitionFill.allocatedBytes + oldToNew.allocatedBytes + newToOld.allocatedBytes
             + changedBits.allocatedBytes + predecessor.allocatedBytes + tailRows.allocatedBytes
             + tailValues.allocatedBytes + fenwick.allocatedBytes + movedBits.allocatedBytes
     }
 
     /// Frees all scratch, for example after a one-off diff of a huge list.
     public func releaseScratch() {
-        table.release(); spareTable.release(); oldToNew.release(); newToOld.release()
+        table.release(); spareTable.release(); oldLeftovers.release(); newLeftovers.release(); partitionFill.release()
+        oldToNew.release(); newToOld.release()
         changedBits.release(); predecessor.release(); tailRows.release(); tailValues.release()
         fenwick.release(); movedBits.release()
     }
@@ -191,10 +198,238 @@ public final class KeyedDiffer {
     }
 
     /// Fills `oldToNew`, `newToOld` and `changedBits`; returns the number of survivors.
-    /// The common prefix and suffix (same ids at the same distance from the ends) are paired
-    /// without probing; every old id is still hashed, which finds old duplicates, and a new
-    /// id that repeats one of the paired rows lands on an old entry already matched.
+    /// Ids are unique on each side (checked), so a pairing of equal ids is the pairing,
+    /// whichever way it is found: first by runs (`matchRuns`), and where that gives up, or
+    /// finds any repeated id, through one table of every old row (`matchWithTable`), which
+    /// also reports the repeat.
     func match(
+        _ oldIDs: UnsafeBufferPointer<UInt64>, _ oldVersions: UnsafeBufferPointer<UInt64>,
+        _ newIDs: UnsafeBufferPointer<UInt64>, _ newVersions: UnsafeBufferPointer<UInt64>
+    ) throws(TesseraError) -> Int {
+        if let survivors = matchRuns(oldIDs, oldVersions, newIDs, newVersions) { return survivors }
+        return try matchWithTable(oldIDs, oldVersions, newIDs, newVersions)
+    }
+
+    /// Old rows below which `matchRuns` is not tried: the table fits the cache anyway.
+    static let runsMinimumRows = 1 << 14
+    /// Largest sum of skipped old and new rows `matchRuns` looks at to resynchronise.
+    static let resyncWindow = 3
+
+    /// A list that changed a little is mostly runs of rows that follow each other on both
+    /// sides. Walking both sides at once pairs those runs with no table; at a mismatch the
+    /// walk skips the fewest old plus new rows (up to `resyncWindow`) after which the ids
+    /// agree again, or one of each. The skipped rows (leftovers) are paired through a small
+    /// table. Hashing only those would miss a repeated id, so every old id then goes through
+    /// an exact set, built partition by partition so each part fits the cache: a repeat
+    /// among old ids, or a new leftover without an old leftover partner whose id is still an
+    /// old id (so it repeats a paired new row), makes this give up. Returns nil, with the
+    /// maps in any state, when there are over (n + m) / 16 leftovers, any repeat, or a
+    /// partition overflows; `matchWithTable` then starts afresh.
+    func matchRuns(
+        _ oldIDs: UnsafeBufferPointer<UInt64>, _ oldVersions: UnsafeBufferPointer<UInt64>,
+        _ newIDs: UnsafeBufferPointer<UInt64>, _ newVersions: UnsafeBufferPointer<UInt64>
+    ) -> Int? {
+        let n = oldIDs.count, m = newIDs.count
+        guard n >= Self.runsMinimumRows else { return nil }
+        let limit = (n + m) >> 4
+        let o2n = oldToNew.reserve(n), n2o = newToOld.reserve(m)
+        let words = (n + 63) >> 6
+        let changed = changedBits.reserve(words)
+        changed.update(repeating: 0, count: words)
+        let oldLeft = oldLeftovers.reserve(limit), newLeft = newLeftovers.reserve(limit)
+        var lo = 0, ln = 0, survivors: Int
+
+        @inline(__always)
+        func pair(_ i: Int, _ j: Int) {
+            o2n[i] = Int32(truncatingIfNeeded: j)
+            n2o[j] = Int32(truncatingIfNeeded: i)
+            if oldVersions[i] != newVersions[j] { changed[i >> 6] |= 1 << UInt64(i & 63) }
+        }
+
+        // Common prefix and suffix first, so rows added or removed at either end skip
+        // nothing.
+        let shorter = min(n, m)
+        var prefix = 0
+        while prefix < shorter, oldIDs[prefix] == newIDs[prefix] { pair(prefix, prefix); prefix += 1 }
+        var suffix = 0
+        while suffix < shorter - prefix, oldIDs[n - 1 - suffix] == newIDs[m - 1 - suffix] {
+            pair(n - 1 - suffix, m - 1 - suffix)
+            suffix += 1
+        }
+        let oldEnd = n - suffix, newEnd = m - suffix
+        var i = prefix, j = prefix
+        while true {
+            let run = min(oldEnd - i, newEnd - j)
+            var k = 0
+            while k < run, oldIDs[i + k] == newIDs[j + k] {
+                pair(i + k, j + k)
+                k += 1
+            }
+            i += k
+            j += k
+            if i == oldEnd && j == newEnd { break }
+            // Fewest skipped rows after which the ids agree; old rows first at equal cost.
+            var skipOld = min(1, oldEnd - i), skipNew = min(1, newEnd - j)
+            if i < oldEnd, j < newEnd {
+                search: for total in 1...Self.resyncWindow {
+                    for d in 0...total where i + total - d < oldEnd && j + d < newEnd {
+                        if oldIDs[i + total - d] == newIDs[j + d] {
+                            skipOld = total - d
+                            skipNew = d
+                            break search
+                        }
+                    }
+                }
+            } else {
+                // One side is done: the rest of the other is leftovers.
+                skipOld = oldEnd - i
+                skipNew = newEnd - j
+            }
+            guard lo + ln + skipOld + skipNew <= limit else { return nil }
+            for k in i..<i + skipOld {
+                o2n[k] = -1
+                oldLeft[lo] = Int32(truncatingIfNeeded: k)
+                lo += 1
+            }
+            for k in j..<j + skipNew {
+                n2o[k] = -1
+                newLeft[ln] = Int32(truncatingIfNeeded: k)
+                ln += 1
+            }
+            i += skipOld
+            j += skipNew
+        }
+
+        // Every old row is paired or a leftover.
+        survivors = n - lo
+
+        // Leftovers: old ones into a small table, new ones looked up in it.
+        let capacity = Self.tableCapacity(for: lo + ln)
+        let t = table.reserve(capacity)
+        t.update(repeating: 0, count: capacity)
+        let mask = capacity - 1
+        for k in 0..<lo {
+            let i = Int(oldLeft[k]), id = oldIDs[i], fp = fingerprint(id)
+            var s = Int(truncatingIfNeeded: fp) & mask
+            while t[s] != 0 {
+                if t[s] >> 32 == fp, oldIDs[Int(truncatingIfNeeded: t[s] & 0xFFFF_FFFF) - 1] == id { return nil }
+                s = (s + 1) & mask
+            }
+            t[s] = fp << 32 | UInt64(i + 1)
+        }
+        // New leftovers with no old leftover partner, kept in `newLeft` for the check below.
+        var unmatched = 0
+        for k in 0..<ln {
+            let j = Int(newLeft[k]), id = newIDs[j], fp = fingerprint(id)
+            var s = Int(truncatingIfNeeded: fp) & mask
+            while true {
+                let e = t[s]
+                if e == 0 {
+                    t[s] = fp << 32 | Self.newOnlyBit | UInt64(j)
+                    newLeft[unmatched] = Int32(truncatingIfNeeded: j)
+                    unmatched += 1
+                    break
+                }
+                if e >> 32 == fp {
+                    let tag = e & 0xFFFF_FFFF
+                    if tag & Self.newOnlyBit != 0 {
+                        if newIDs[Int(truncatingIfNeeded: tag & ~Self.newOnlyBit)] == id { return nil }
+                    } else {
+                        let i = Int(truncatingIfNeeded: tag) - 1
+                        if oldIDs[i] == id {
+                            if o2n[i] >= 0 { return nil }
+                            pair(i, j)
+                            survivors += 1
+                            break
+                        }
+                    }
+                }
+                s = (s + 1) & mask
+            }
+        }
+        return allOldUnique(oldIDs, andAbsent: newIDs, at: newLeft, count: unmatched) ? survivors : nil
+    }
+
+    /// Whether the old ids are distinct and none equals the new ids at `rows[0..<count]`.
+    /// `mix64(id ^ seed)` is a bijection, so equal keys mean equal ids. Keys are scattered
+    /// into partitions by their top bits (sequential writes to one stream per partition),
+    /// then each partition gets a table of its own that fits the L1 or L2 cache; a table
+    /// of every old row would take a cache miss per row instead. A partition that
+    /// overflows its share of the buffer answers false, as a repeat does.
+    func allOldUnique(
+        _ oldIDs: UnsafeBufferPointer<UInt64>, andAbsent newIDs: UnsafeBufferPointer<UInt64>,
+        at rows: UnsafeMutablePointer<Int32>, count: Int
+    ) -> Bool {
+        let n = oldIDs.count
+        var bits = 1
+        while n >> bits > Self.partitionRows { bits += 1 }
+        let partitions = 1 << bits, partitionShift = UInt64(64 - bits)
+        // Room for a quarter over the average, sized from the most new rows `matchRuns`
+        // can leave (so diffs of one size need the same scratch).
+        let average = (n + (n + newIDs.count) >> 4) >> bits
+        let share = average + average / 4 + 64
+        let buffer = spareTable.reserve(partitions * share)
+        // fill[q]: where partition q's next key goes; fill[partitions + q]: its end.
+        let fill = partitionFill.reserve(2 * partitions)
+        for q in 0..<partitions {
+            fill[q] = q * share
+            fill[partitions + q] = (q + 1) * share
+        }
+        // A key is the hash without the partition bits (all equal within a partition),
+        // shifted up, with bit 0 set for an old row and clear for a new one.
+        @inline(__always)
+        func scatter(_ id: UInt64, _ bit0: UInt64) -> Bool {
+            let h = mix64(id ^ seed), q = Int(truncatingIfNeeded: h >> partitionShift)
+            let at = fill[q]
+            if at == fill[partitions + q] { return false }
+            buffer[at] = h << UInt64(bits) | bit0
+            fill[q] = at + 1
+            return true
+        }
+        for i in 0..<n where !scatter(oldIDs[i], 1) { return false }
+        for k in 0..<count where !scatter(newIDs[Int(rows[k])], 0) { return false }
+
+        var largest = 0
+        for q in 0..<partitions { largest = max(largest, fill[q] - q * share) }
+        let capacity = Self.tableCapacity(for: largest)
+        let t = table.reserve(capacity)
+        for q in 0..<partitions {
+            let start = q * share, end = fill[q]
+            // At most 2/3 full (`tableCapacity`), power of two, homes from the top bits.
+            let size = Self.tableCapacity(for: end - start), mask = size - 1
+            let homeShift = UInt64(64 - size.trailingZeroBitCount)
+            t.update(repeating: 0, count: size)
+            for e in start..<end {
+                let key = buffer[e]
+                var s = Int(truncatingIfNeeded: key >> homeShift)
+                if key & 1 != 0 {
+                    while t[s] != 0 {
+                        if t[s] == key { return false }
+                        s = (s + 1) & mask
+                    }
+                    t[s] = key
+                } else {
+                    // New keys follow every old key of their partition.
+                    let old = key | 1
+                    while t[s] != 0 {
+                        if t[s] == old { return false }
+                        s = (s + 1) & mask
+                    }
+                }
+            }
+        }
+        return true
+    }
+
+    /// Average old rows per partition in `allOldUnique`: with its table (at most 2/3 full,
+    /// 8-byte slots) that is 32 KiB, within the L1 or L2 cache.
+    static let partitionRows = 2048
+
+    /// Fills the maps like `match`, hashing every old row into one table. The common prefix
+    /// and suffix (same ids at the same distance from the ends) are paired without probing;
+    /// every old id is still hashed, which finds old duplicates, and a new id that repeats
+    /// one of the paired rows lands on an old entry already matched.
+    func matchWithTable(
         _ oldIDs: UnsafeBufferPointer<UInt64>, _ oldVersions: UnsafeBufferPointer<UInt64>,
         _ newIDs: UnsafeBufferPointer<UInt64>, _ newVersions: UnsafeBufferPointer<UInt64>
     ) throws(TesseraError) -> Int {
@@ -210,20 +445,37 @@ public final class KeyedDiffer {
         var t = table.reserve(capacity)
         t.update(repeating: 0, count: capacity)
         var mask = capacity - 1
-        for i in 0..<n {
-            if i + 16 < n { tess_prefetch(t + (Int(truncatingIfNeeded: fingerprint(oldIDs[i + 16])) & mask)) }
-            let id = oldIDs[i], fp = fingerprint(id)
-            var s = Int(truncatingIfNeeded: fp) & mask
-            while true {
-                let e = t[s]
-                if e == 0 { break }
-                let earlier = Int(truncatingIfNeeded: e & 0xFFFF_FFFF) - 1
-                if e >> 32 == fp, oldIDs[earlier] == id {
-                    throw .duplicateIDInDiff(id, side: "old", firstIndex: earlier, secondIndex: i)
-                }
-                s = (s + 1) & mask
+        // Each fingerprint is computed once, 16 rows ahead of its insertion (so its slot
+        // can be fetched meanwhile), and kept in a ring until then.
+        let lookahead = 16
+        let repeated = withUnsafeTemporaryAllocation(of: UInt64.self, capacity: lookahead) { ring -> (Int, Int)? in
+            for i in 0..<min(n, lookahead) {
+                ring[i] = fingerprint(oldIDs[i])
+                tess_prefetch(t + (Int(truncatingIfNeeded: ring[i]) & mask))
             }
-            t[s] = fp << 32 | UInt64(i + 1)
+            for i in 0..<n {
+                let fp = ring[i & (lookahead - 1)]
+                if i + lookahead < n {
+                    let ahead = fingerprint(oldIDs[i + lookahead])
+                    ring[i & (lookahead - 1)] = ahead
+                    tess_prefetch(t + (Int(truncatingIfNeeded: ahead) & mask))
+                }
+                var s = Int(truncatingIfNeeded: fp) & mask
+                while true {
+                    let e = t[s]
+                    if e == 0 { break }
+                    if e >> 32 == fp {
+                        let earlier = Int(truncatingIfNeeded: e & 0xFFFF_FFFF) - 1
+                        if oldIDs[earlier] == oldIDs[i] { return (earlier, i) }
+                    }
+                    s = (s + 1) & mask
+                }
+                t[s] = fp << 32 | UInt64(i + 1)
+            }
+            return nil
+        }
+        if let (first, second) = repeated {
+            throw .duplicateIDInDiff(oldIDs[second], side: "old", firstIndex: first, secondIndex: second)
         }
         var entries = n
 

@@ -6,22 +6,8 @@ extension KeyedDiffer {
         let words = (n + 63) >> 6
 
         let deletes = Self.indexes(count: n - survivors, scanning: n) { o2n[$0] < 0 }
-        let inserts = Self.indexes(count: m - survivors, scanning: m) { n2o[$0] < 0 }
-
         let kept = markLongestIncreasing(oldCount: n)
         let stay = predecessor.base!
-        let moves = [DiffBatch.Move](unsafeUninitializedCapacity: survivors - kept) { buffer, written in
-            var w = 0
-            for j in 0..<m {
-                let i = Int(n2o[j])
-                if i >= 0, stay[i] != Self.stays {
-                    buffer.initializeElement(at: w, to: DiffBatch.Move(from: i, to: j))
-                    w += 1
-                }
-            }
-            precondition(w == survivors - kept, "KeyedDiffer: move count")
-            written = w
-        }
 
         var updateCount = 0
         for w in 0..<words { updateCount += changed[w].nonzeroBitCount }
@@ -37,9 +23,34 @@ extension KeyedDiffer {
             }
             written = w
         }
-        let updatedNewIndexes = updateCount == 0 ? [] : Self.indexes(count: updateCount, scanning: m) { j in
-            let i = Int(n2o[j])
-            return i >= 0 && changed[i >> 6] & (1 << UInt64(i & 63)) != 0
+        // Inserts, moves and updated new indexes in one pass over the new rows.
+        var moves: [DiffBatch.Move] = [], updatedNewIndexes: [Int] = []
+        let inserts = [Int](unsafeUninitializedCapacity: m - survivors) { insertBuffer, insertsWritten in
+            moves = [DiffBatch.Move](unsafeUninitializedCapacity: survivors - kept) { moveBuffer, movesWritten in
+                updatedNewIndexes = [Int](unsafeUninitializedCapacity: updateCount) { updateBuffer, updatesWritten in
+                    var a = 0, b = 0, c = 0
+                    for j in 0..<m {
+                        let i = Int(n2o[j])
+                        if i < 0 {
+                            insertBuffer.initializeElement(at: a, to: j)
+                            a += 1
+                            continue
+                        }
+                        if stay[i] != Self.stays {
+                            moveBuffer.initializeElement(at: b, to: DiffBatch.Move(from: i, to: j))
+                            b += 1
+                        }
+                        if updateCount > 0, changed[i >> 6] & (1 << UInt64(i & 63)) != 0 {
+                            updateBuffer.initializeElement(at: c, to: j)
+                            c += 1
+                        }
+                    }
+                    precondition(a == m - survivors && b == survivors - kept && c == updateCount, "KeyedDiffer: batch counts")
+                    insertsWritten = a
+                    movesWritten = b
+                    updatesWritten = c
+                }
+            }
         }
         return DiffBatch(
             oldCount: n, newCount: m, deletes: deletes, inserts: inserts, moves: moves,
@@ -71,24 +82,36 @@ extension KeyedDiffer {
         let pred = predecessor.reserve(n)
         let tailRow = tailRows.reserve(n), tailValue = tailValues.reserve(n)
         var length = 0
+        // The last tail, kept in registers: most rows extend the longest subsequence.
+        var lastRow: Int32 = -1, lastValue: Int32 = -1
         for i in 0..<n {
             let v = o2n[i]
             if v < 0 { continue }
-            var k = length
-            if length > 0, tailValue[length - 1] > v {
-                // First tail above v (new indexes are distinct, so none equals it).
-                var lo = 0, hi = length - 1
-                while lo < hi {
-                    let mid = (lo + hi) >> 1
-                    if tailValue[mid] < v { lo = mid + 1 } else { hi = mid }
-                }
-                k = lo
-            } else {
+            let row = Int32(truncatingIfNeeded: i)
+            if v > lastValue {
+                pred[i] = lastRow
+                tailRow[length] = row
+                tailValue[length] = v
                 length += 1
+                lastRow = row
+                lastValue = v
+                continue
             }
-            pred[i] = k == 0 ? -1 : tailRow[k - 1]
-            tailRow[k] = Int32(truncatingIfNeeded: i)
-            tailValue[k] = v
+            // First tail above v (new indexes are distinct, so none equals it); the last
+            // tail is above it, and after one row moved forward, v usually replaces it.
+            var lo = 0, hi = length - 1
+            if hi > 0, tailValue[hi - 1] < v { lo = hi }
+            while lo < hi {
+                let mid = (lo + hi) >> 1
+                if tailValue[mid] < v { lo = mid + 1 } else { hi = mid }
+            }
+            pred[i] = lo == 0 ? -1 : tailRow[lo - 1]
+            tailRow[lo] = row
+            tailValue[lo] = v
+            if lo == length - 1 {
+                lastRow = row
+                lastValue = v
+            }
         }
         var x = length > 0 ? Int(tailRow[length - 1]) : -1
         while x >= 0 {
