@@ -18,10 +18,11 @@ func firstInvalidUTF8Byte(_ bytes: UnsafeRawBufferPointer) -> Int? {
         }
         let b0 = p[i]
         if b0 < 0x80 { i += 1; continue }
-        // Two-byte sequences (Latin, Greek, Cyrillic letters) first: a lead C2–DF and one
-        // continuation byte.
+        // Two-byte sequences (Latin, Greek, Cyrillic letters) first, a run of them at once:
+        // a lead C2–DF and one continuation byte each.
         if b0 &- 0xC2 < 0x1E && i + 1 < n && p[i + 1] & 0xC0 == 0x80 {
             i += 2
+            while i + 1 < n && p[i] &- 0xC2 < 0x1E && p[i + 1] & 0xC0 == 0x80 { i += 2 }
             continue
         }
         let length: Int
