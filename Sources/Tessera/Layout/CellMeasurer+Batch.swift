@@ -33,8 +33,14 @@
 /// One thread at a time, like the measurer (natural widths, line counts and rescaled
 /// segments are written on use).
 public final class CellTextBatch {
-    /// The columns, as plain pointers the batch owns (see `View`).
-    private(set) var view: View
+    /// The columns, as plain pointers the batch owns (see `View`), at a fixed address: a
+    /// measurer using the batch holds a pointer to them rather than a copy of every column.
+    private let viewStorage: UnsafeMutablePointer<View>
+    var view: View {
+        unsafeAddress { UnsafePointer(viewStorage) }
+        unsafeMutableAddress { viewStorage }
+    }
+    var viewPointer: UnsafeMutablePointer<View> { viewStorage }
     /// The styles the kept texts were measured in (`View.measuredIn` indexes them; the
     /// view holds a copy as `View.states`).
     private(set) var styleStates: [StyleState]
@@ -63,12 +69,13 @@ public final class CellTextBatch {
         lines.initialize(repeating: LineMemo())
         let current = Self.allocate(UInt16.self, Swift.max(styleStates.count, 64))
         current.initialize(repeating: 0)
-        view = View(rowCount: rowCount, slotsPerRow: slotsPerRow, first: Self.buffer(columns.first), head: Self.buffer(columns.head),
+        viewStorage = .allocate(capacity: 1)
+        viewStorage.initialize(to: View(rowCount: rowCount, slotsPerRow: slotsPerRow, first: Self.buffer(columns.first), head: Self.buffer(columns.head),
                     style: Self.buffer(columns.style), length: Self.buffer(columns.length), segmentStart: Self.buffer(columns.segmentStart),
                     widest: Self.mutableBuffer(columns.widest), natural: UnsafeMutableBufferPointer(rebasing: natural[0..<n]),
                     lines: UnsafeMutableBufferPointer(rebasing: lines[0..<n]), measuredIn: Self.mutableBuffer(columns.measuredIn),
                     flags: Self.mutableBuffer(columns.flags),
-                    segments: Self.mutableBuffer(columns.segments), current: current, states: Self.buffer(styleStates))
+                    segments: Self.mutableBuffer(columns.segments), current: current, states: Self.buffer(styleStates)))
     }
 
     deinit {
@@ -85,6 +92,8 @@ public final class CellTextBatch {
         Jemalloc.free(view.lines.baseAddress!)
         Jemalloc.free(view.current.baseAddress!)
         Self.free(view.states)
+        viewStorage.deinitialize(count: 1)
+        viewStorage.deallocate()
     }
 
     private static func free<T>(_ buffer: UnsafeBufferPointer<T>) {
@@ -419,60 +428,92 @@ extension CellMeasurer {
         }
         // Without room for the program's style states (65,535 in use at once) the batch
         // is not used: measuring goes through the text engine, with the same heights.
-        scratch.pointee.batch = texts.adopt(program, textEngine) ? texts.view : nil
+        scratch.pointee.batch = texts.adopt(program, textEngine) ? texts.viewPointer : nil
     }
 
     /// The kept text of the row being measured for this item, in the current style, or nil
     /// (no batch or not kept).
     @inline(__always)
-    func batchText(_ bytes: UnsafeRawBufferPointer, _ p: CellProgram, style: Int32, value: Int32, item: Int) -> (CellTextBatch.View, Int)? {
+    func batchText(_ bytes: UnsafeRawBufferPointer, _ p: CellProgram, style: Int32, value: Int32, item: Int) -> (UnsafeMutablePointer<CellTextBatch.View>, Int)? {
         guard let batch = scratch.pointee.batch else { return nil }
-        let t = batch.text(row: scratch.pointee.batchRow, value: value, item: item, styleIndex: style, count: bytes.count)
+        let t = batch.pointee.text(row: scratch.pointee.batchRow, value: value, item: item, styleIndex: style, count: bytes.count)
         guard t >= 0 else { return nil }
-        let now = batch.current[Int(style)]
-        if batch.measuredIn[t] != now { restyle(batch, t, bytes, p.styles[Int(style)], to: now) }
+        let now = batch.pointee.current[Int(style)]
+        if batch.pointee.measuredIn[t] != now { restyle(batch, t, bytes, p, style: Int(style), to: now) }
         return (batch, t)
     }
 
     /// Measures kept text `t` again in `style` (state `state`): the segment boundaries are
     /// kept, segments the primary face measures alone are rescaled (see `CellTextBatch`),
     /// others measured through the text engine as `prepare` measures them.
-    func restyle(_ batch: CellTextBatch.View, _ t: Int, _ bytes: UnsafeRawBufferPointer, _ style: TextStyle, to state: UInt16) {
+    /// The style is read from the program only for a text that is not all in one face (a
+    /// `TextStyle` copy retains its font chain: most restyled texts need none).
+    func restyle(_ view: UnsafeMutablePointer<CellTextBatch.View>, _ t: Int, _ bytes: UnsafeRawBufferPointer, _ p: CellProgram, style s: Int,
+                 to state: UInt16) {
+        let batch = view.pointee
         let from = batch.states[Int(batch.measuredIn[t])], to = batch.states[Int(state)]
         let lo = Int(batch.segmentStart[t]), hi = Int(batch.segmentStart[t + 1])
-        let primary = style.fontChain.fonts[0]
         let samePrimary = from.unitsLinear && to.unitsLinear && from.primary == to.primary
         // Texts all mapped by this face (checked when prepared) need no check per segment.
         let alone = samePrimary && batch.flags[t] & CellTextBatch.View.mappedAlone != 0
-        let coverage: FaceCoverage? = samePrimary && !alone ? primaryCoverage(primary) : nil
         let b = bytes.baseAddress.unsafelyUnwrapped.assumingMemoryBound(to: UInt8.self)
-        var start = 0
         var widest: Float = 0
-        for i in lo..<hi {
-            let end = batch.segments[i].end
-            var scaled = false
-            if alone || coverage?.mapsAll(b + start, end - start, primary) == true {
-                // Below 2^22 units consecutive unit sums are more than two Float steps
-                // apart, so rounding recovers the sum exactly; checked against the kept width.
+        if alone {
+            // Every width of the text is `Float(units × size / unitsPerEm)` of a whole sum in
+            // the face and size it was measured in (the text engine computes no other for
+            // it), so the sum is recovered by rounding (see below) with no check per segment.
+            let back = from.unitsPerEm / from.size
+            var start = 0
+            for i in lo..<hi {
                 let w = batch.segments[i].width, ws = batch.segments[i].whitespaceWidth
-                let u = Double(w) * from.unitsPerEm / from.size, us = Double(ws) * from.unitsPerEm / from.size
+                let u = Double(w) * back, us = Double(ws) * back
                 if u < 4_194_304, us < 4_194_304 {
-                    // Round to the nearest whole number: adding 1.5 × 2^52 leaves no fraction bits.
                     let units = (u + 0x1.8p52) - 0x1.8p52, spaceUnits = (us + 0x1.8p52) - 0x1.8p52
-                    if Float(units * from.size / from.unitsPerEm) == w, Float(spaceUnits * from.size / from.unitsPerEm) == ws {
-                        batch.segments[i].width = Float(units * to.size / to.unitsPerEm)
-                        batch.segments[i].whitespaceWidth = Float(spaceUnits * to.size / to.unitsPerEm)
-                        scaled = true
+                    #if TESSERA_INVARIANTS
+                    precondition(Float(units * from.size / from.unitsPerEm) == w && Float(spaceUnits * from.size / from.unitsPerEm) == ws)
+                    #endif
+                    batch.segments[i].width = Float(units * to.size / to.unitsPerEm)
+                    batch.segments[i].whitespaceWidth = Float(spaceUnits * to.size / to.unitsPerEm)
+                } else {
+                    let m = textEngine.measureSegment(UnsafeRawPointer(b + start), batch.segments[i].end - start, p.styles[s])
+                    batch.segments[i].width = Float(m.width)
+                    batch.segments[i].whitespaceWidth = Float(m.whitespaceWidth)
+                }
+                widest = Swift.max(widest, batch.segments[i].width)
+                start = batch.segments[i].end
+            }
+        } else {
+            let style = p.styles[s]
+            let primary = style.fontChain.fonts[0]
+            let coverage: FaceCoverage? = samePrimary ? primaryCoverage(primary) : nil
+            var start = 0
+            for i in lo..<hi {
+                let end = batch.segments[i].end
+                var scaled = false
+                if coverage?.mapsAll(b + start, end - start, primary) == true {
+                    // Below 2^22 units consecutive unit sums are more than two Float steps
+                    // apart, so rounding recovers the sum exactly; checked against the kept
+                    // width (the segment was measured through the text engine).
+                    let w = batch.segments[i].width, ws = batch.segments[i].whitespaceWidth
+                    let u = Double(w) * from.unitsPerEm / from.size, us = Double(ws) * from.unitsPerEm / from.size
+                    if u < 4_194_304, us < 4_194_304 {
+                        // Round to the nearest whole number: adding 1.5 × 2^52 leaves no fraction bits.
+                        let units = (u + 0x1.8p52) - 0x1.8p52, spaceUnits = (us + 0x1.8p52) - 0x1.8p52
+                        if Float(units * from.size / from.unitsPerEm) == w, Float(spaceUnits * from.size / from.unitsPerEm) == ws {
+                            batch.segments[i].width = Float(units * to.size / to.unitsPerEm)
+                            batch.segments[i].whitespaceWidth = Float(spaceUnits * to.size / to.unitsPerEm)
+                            scaled = true
+                        }
                     }
                 }
+                if !scaled {
+                    let m = textEngine.measureSegment(UnsafeRawPointer(b + start), end - start, style)
+                    batch.segments[i].width = Float(m.width)
+                    batch.segments[i].whitespaceWidth = Float(m.whitespaceWidth)
+                }
+                widest = Swift.max(widest, batch.segments[i].width)
+                start = end
             }
-            if !scaled {
-                let m = textEngine.measureSegment(UnsafeRawPointer(b + start), end - start, style)
-                batch.segments[i].width = Float(m.width)
-                batch.segments[i].whitespaceWidth = Float(m.whitespaceWidth)
-            }
-            widest = Swift.max(widest, batch.segments[i].width)
-            start = end
         }
         batch.widest[t] = widest
         batch.natural[t] = -1
@@ -512,20 +553,20 @@ extension CellMeasurer {
     /// fitted into a truncated last line changes that line, not the count). The count is
     /// reused while the width stays inside the range its decisions hold for (`LineMemo`).
     @inline(__always)
-    func batchLines(_ batch: CellTextBatch.View, _ t: Int, _ bytes: UnsafeRawBufferPointer, _ p: CellProgram, style: Int32, width: Double, maxLines: Int) -> Int {
+    func batchLines(_ batch: UnsafeMutablePointer<CellTextBatch.View>, _ t: Int, _ bytes: UnsafeRawBufferPointer, _ p: CellProgram, style: Int32, width: Double, maxLines: Int) -> Int {
         let limit = width + TextLayoutEngine.widthTolerance
-        let memo = batch.lines[t]
+        let memo = batch.pointee.lines[t]
         if limit >= Double(memo.low) && limit < Double(memo.high) && (!memo.partial || (maxLines > 0 && maxLines < Int(memo.count))) {
             return maxLines > 0 ? Swift.min(Int(memo.count), maxLines) : Int(memo.count)
         }
-        let view = batch.view(t)
+        let view = batch.pointee.view(t)
         if view.widestSegment <= limit {
             let (memo, count) = Self.countLines(view, textEngine.linePositions(view), limit: limit, stopAfter: maxLines)
-            batch.lines[t] = memo
+            batch.pointee.lines[t] = memo
             return maxLines > 0 ? Swift.min(count, maxLines) : count
         }
         // A segment wider than the line: the engine's emergency breaks at grapheme clusters.
-        batch.lines[t] = CellTextBatch.LineMemo()
+        batch.pointee.lines[t] = CellTextBatch.LineMemo()
         _ = textEngine.breakLines(view, bytes, p.styles[Int(style)], width: width, maxLines: 0)
         let count = textEngine.caches.pointee.lines.count
         return maxLines > 0 ? Swift.min(count, maxLines) : count
@@ -553,14 +594,24 @@ extension CellMeasurer {
     /// The natural width of kept text `t` in units (computed once per style): its widest
     /// line at the natural layout width, as the engine lays it out.
     @inline(__always)
-    func batchNatural(_ batch: CellTextBatch.View, _ t: Int, _ bytes: UnsafeRawBufferPointer, _ p: CellProgram, style: Int32) -> Int64 {
-        let known = batch.natural[t]
+    func batchNatural(_ batch: UnsafeMutablePointer<CellTextBatch.View>, _ t: Int, _ bytes: UnsafeRawBufferPointer, _ p: CellProgram, style: Int32) -> Int64 {
+        let known = batch.pointee.natural[t]
         if known >= 0 { return known }
-        _ = textEngine.breakLines(batch.view(t), bytes, p.styles[Int(style)], width: Self.naturalLayoutWidth, maxLines: 0)
+        let view = batch.pointee.view(t)
+        let limit = Self.naturalLayoutWidth + TextLayoutEngine.widthTolerance
         var widest = 0.0
-        for line in textEngine.caches.pointee.lines.buffer { widest = Swift.max(widest, line.width) }
+        if view.widestSegment <= limit {
+            // The widths `breakLines` would give its lines, without writing them.
+            TextLayoutEngine.fillLines(view.segments, textEngine.linePositions(view), limit: limit) { _, _, width in
+                widest = Swift.max(widest, width)
+                return true
+            }
+        } else {
+            _ = textEngine.breakLines(view, bytes, p.styles[Int(style)], width: Self.naturalLayoutWidth, maxLines: 0)
+            for line in textEngine.caches.pointee.lines.buffer { widest = Swift.max(widest, line.width) }
+        }
         let units = Swift.max(LayoutUnit.unitsUp(widest), 0)
-        batch.natural[t] = units
+        batch.pointee.natural[t] = units
         return units
     }
 }

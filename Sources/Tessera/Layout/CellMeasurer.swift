@@ -40,7 +40,7 @@ public final class CellMeasurer {
         var currentRowBase: UnsafeRawPointer? = nil
         /// The prepared texts of the rows being measured (`heights(..., texts:)`) and the
         /// row's position in them.
-        var batch: CellTextBatch.View? = nil
+        var batch: UnsafeMutablePointer<CellTextBatch.View>? = nil
         var batchRow = 0
         /// Coverage bitmaps of primary faces for restyling kept texts (up to 8, replaced
         /// round-robin).

@@ -340,8 +340,16 @@ extension TextLayoutEngine {
                 } else {
                     let base = utf8.baseAddress.unsafelyUnwrapped
                     let content = UnsafeRawBufferPointer(start: base + segmentStart, count: contentEnd(base, segmentStart, seg.end) - segmentStart)
-                    var it = GraphemeBreakIterator(validUTF8: content)
-                    while let b = it.next(), add(b, clusterWidth(base, segmentStart + a, segmentStart + b, style)) {}
+                    if Self.isPrintableASCII(content) {
+                        // Each printable ASCII byte is a grapheme cluster of its own (no
+                        // Extend, SpacingMark or CR LF among them): the same clusters without
+                        // the iterator.
+                        var b = 1
+                        while b <= content.count, add(b, clusterWidth(base, segmentStart + b - 1, segmentStart + b, style)) { b += 1 }
+                    } else {
+                        var it = GraphemeBreakIterator(validUTF8: content)
+                        while let b = it.next(), add(b, clusterWidth(base, segmentStart + a, segmentStart + b, style)) {}
+                    }
                 }
                 if stop { break }
                 lineWidth = piece
@@ -360,6 +368,13 @@ extension TextLayoutEngine {
         guard maxLines > 0, lineCount > maxLines else { return false }
         caches.pointee.lines.removeLast(lineCount - maxLines)
         caches.pointee.lines[maxLines - 1] = ellipsize(caches.pointee.lines[maxLines - 1], prepared, utf8, style, limit: limit)
+        return true
+    }
+
+    /// Whether every byte is printable ASCII (0x20...0x7E).
+    @inline(__always)
+    static func isPrintableASCII(_ bytes: UnsafeRawBufferPointer) -> Bool {
+        for byte in bytes where byte < 0x20 || byte > 0x7E { return false }
         return true
     }
 
