@@ -99,7 +99,7 @@ public final class KeyedDiffer {
     /// Entries `fingerprint << 32 | tag`, 0 empty. The tag is `old + 1` for an old row and
     /// `newOnlyBit | new` for a new row with no old match (kept to find its duplicates).
     var table = DiffScratch<UInt64>()
-    /// Also holds the candidate keys of `allOldUnique`.
+    /// Also holds the keys `allOldUnique` checks exactly.
     var spareTable = DiffScratch<UInt64>()
     /// `matchRuns`: the rows it skipped on each side, and the bit filter of old ids.
     var oldLeftovers = DiffScratch<Int32>()
@@ -357,62 +357,64 @@ public final class KeyedDiffer {
     /// Whether the old ids are distinct and none equals the new ids at `rows[0..<count]`.
     /// `mix64(id ^ seed)` is a bijection, so equal keys mean equal ids. A table of every
     /// old key would take a cache miss per row; a filter of one bit per key (its top bits)
-    /// fits the L2 cache instead. A key whose bit is already set is a candidate: a repeat,
-    /// or another key with the same bit (most candidates; about n / 32 at 16 bits a row).
+    /// stays in the cache instead. A key whose bit is already set is a candidate: a repeat,
+    /// or another key on the same bit (most candidates; about n / 16 at 8 bits a row).
     /// Only keys on a candidate bit, which a second pass over the old ids picks out with
-    /// the same filter holding just the candidate bits, go into an exact table.
+    /// the same filter holding just the candidate bits, go into an exact table. Both
+    /// passes write every key and advance past it only when its bit is set, so they have
+    /// no branch to mispredict.
     func allOldUnique(
         _ oldIDs: UnsafeBufferPointer<UInt64>, andAbsent newIDs: UnsafeBufferPointer<UInt64>,
         at rows: UnsafeMutablePointer<Int32>, count: Int
     ) -> Bool {
         let n = oldIDs.count
         var bits = 12
-        while bits < Self.filterMaximumBits, 1 << bits < 16 * n { bits += 1 }
+        while bits < Self.filterMaximumBits, 1 << bits < 8 * n { bits += 1 }
         let shift = UInt64(64 - bits), words = 1 << (bits - 6)
         let filter = filterWords.reserve(words)
         filter.update(repeating: 0, count: words)
-        // Candidate keys: the old ones, then the new ones.
-        let candidates = spareTable.reserve(n + count)
-        var old = 0
-
-        /// Sets the key's bit; returns whether it was set before.
+        /// Whether the key's bit is set, as 0 or 1.
         @inline(__always)
-        func testAndSet(_ key: UInt64) -> Bool {
-            let b = Int(truncatingIfNeeded: key >> shift)
-            let mask: UInt64 = 1 << UInt64(b & 63), word = filter[b >> 6]
-            filter[b >> 6] = word | mask
-            return word & mask != 0
-        }
+        func isSet(_ b: Int) -> Int { Int(truncatingIfNeeded: filter[b >> 6] >> UInt64(b & 63) & 1) }
+
+        // The old candidates, then the new ones, then every old key on a candidate bit (at
+        // most one per old row, so 2n + count slots).
+        let keys = spareTable.reserve(2 * n + count)
+        var old = 0
         for i in 0..<n {
-            let key = mix64(oldIDs[i] ^ seed)
-            if testAndSet(key) {
-                candidates[old] = key
-                old += 1
-            }
+            let key = mix64(oldIDs[i] ^ seed), b = Int(truncatingIfNeeded: key >> shift)
+            keys[old] = key
+            old &+= isSet(b)
+            filter[b >> 6] |= 1 << UInt64(b & 63)
         }
         var all = old
         for k in 0..<count {
             let key = mix64(newIDs[Int(rows[k])] ^ seed)
-            if filter[Int(truncatingIfNeeded: key >> shift) >> 6] & (1 << (key >> shift & 63)) != 0 {
-                candidates[all] = key
-                all += 1
-            }
+            keys[all] = key
+            all &+= isSet(Int(truncatingIfNeeded: key >> shift))
         }
         if all == 0 { return true }
 
         filter.update(repeating: 0, count: words)
-        for c in 0..<all { _ = testAndSet(candidates[c]) }
-        // Keys on a candidate bit: each old candidate, plus at most one first key per
-        // candidate. Key 0 (the id equal to the seed) is kept out of the table, whose
-        // empty slot it is.
-        let capacity = Self.tableCapacity(for: 2 * old + (all - old)), mask = capacity - 1
+        for c in 0..<all {
+            let b = Int(truncatingIfNeeded: keys[c] >> shift)
+            filter[b >> 6] |= 1 << UInt64(b & 63)
+        }
+        var on = all
+        for i in 0..<n {
+            let key = mix64(oldIDs[i] ^ seed)
+            keys[on] = key
+            on &+= isSet(Int(truncatingIfNeeded: key >> shift))
+        }
+
+        // Key 0 (the id equal to the seed) is kept out of the table, whose empty slot it is.
+        let capacity = Self.tableCapacity(for: on - all), mask = capacity - 1
         let homeShift = UInt64(64 - capacity.trailingZeroBitCount)
         let t = table.reserve(capacity)
         t.update(repeating: 0, count: capacity)
         var zero = false
-        for i in 0..<n {
-            let key = mix64(oldIDs[i] ^ seed), b = Int(truncatingIfNeeded: key >> shift)
-            if filter[b >> 6] & (1 << UInt64(b & 63)) == 0 { continue }
+        for c in all..<on {
+            let key = keys[c]
             if key == 0 {
                 if zero { return false }
                 zero = true
@@ -427,7 +429,7 @@ public final class KeyedDiffer {
             t[s] = key
         }
         for c in old..<all {
-            let key = candidates[c]
+            let key = keys[c]
             if key == 0 {
                 if zero { return false }
                 continue
@@ -441,8 +443,10 @@ public final class KeyedDiffer {
         return true
     }
 
-    /// Largest filter of `allOldUnique`: 2^24 bits, 2 MiB, the L2 cache of one core.
-    static let filterMaximumBits = 24
+    /// Largest filter of `allOldUnique`: 2^23 bits, 1 MiB. A 2 MiB filter (the nominal L2
+    /// cache) missed it often enough to make the 10^6-row diff slower, fewer candidates
+    /// notwithstanding.
+    static let filterMaximumBits = 23
 
     /// Fills the maps like `match`, hashing every old row into one table. The common prefix
     /// and suffix (same ids at the same distance from the ends) are paired without probing;
