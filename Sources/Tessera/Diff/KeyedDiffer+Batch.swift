@@ -2,11 +2,15 @@ extension KeyedDiffer {
     /// Builds the batch from the maps `match` filled. Each list is counted first and
     /// written once into an array of exactly that size.
     func makeBatch(oldCount n: Int, newCount m: Int, survivors: Int) -> DiffBatch {
-        let o2n = oldToNew.base!, n2o = newToOld.base!, changed = changedBits.base!
+        let n2o = newToOld.base!, changed = changedBits.base!
         let words = (n + 63) >> 6
 
-        let deletes = Self.indexes(count: n - survivors, scanning: n) { o2n[$0] < 0 }
-        let kept = markLongestIncreasing(oldCount: n)
+        // The subsequence's pass over the old rows also lists the deleted ones.
+        var kept = 0
+        let deletes = [Int](unsafeUninitializedCapacity: n - survivors) { buffer, written in
+            kept = markLongestIncreasing(oldCount: n, deletes: buffer.baseAddress, count: n - survivors)
+            written = n - survivors
+        }
         let stay = stayBits.base!
 
         var updateCount = 0
@@ -57,25 +61,11 @@ extension KeyedDiffer {
             updates: updates, updatedNewIndexes: updatedNewIndexes)
     }
 
-    /// The `count` indexes in `0..<limit` that satisfy `test`, ascending.
-    @inline(__always)
-    static func indexes(count: Int, scanning limit: Int, where test: (Int) -> Bool) -> [Int] {
-        guard count > 0 else { return [] }
-        return [Int](unsafeUninitializedCapacity: count) { buffer, written in
-            var w = 0
-            for k in 0..<limit where test(k) {
-                buffer.initializeElement(at: w, to: k)
-                w += 1
-            }
-            precondition(w == count, "KeyedDiffer: expected \(count) indexes, found \(w)")
-            written = w
-        }
-    }
-
     /// Patience sorting over the new indexes of surviving old rows, in old order, with
     /// predecessor links; then marks the rows of one longest increasing subsequence in
-    /// `stayBits`. Returns its length. O(s log s), and linear when most rows keep their
-    /// order (a row past the longest tail appends without a search).
+    /// `stayBits`. Returns its length. Writes the `count` deleted old rows, ascending, to
+    /// `deletes` on the way. O(s log s), and linear when most rows keep their order (a row
+    /// past the longest tail appends without a search).
     ///
     /// Most rows extend the longest subsequence, and the predecessor of such a row is the
     /// last row before it that became the last tail; so those rows store two bits
@@ -85,13 +75,13 @@ extension KeyedDiffer {
     /// A search for a row that moved back starts in `tailSamples`, every `tailBlock`th tail
     /// value, which stays in the cache, so it misses it on a block of tails, not on each
     /// step.
-    func markLongestIncreasing(oldCount n: Int) -> Int {
+    func markLongestIncreasing(oldCount n: Int, deletes: UnsafeMutablePointer<Int>?, count: Int) -> Int {
         let o2n = oldToNew.base!, n2o = newToOld.base!
         let words = (n + 63) >> 6
         let extends = extendsBits.reserve(words), last = lastBits.reserve(words), stay = stayBits.reserve(words)
         let pred = predecessor.reserve(n), tailValue = tailValues.reserve(n)
         let tailSample = tailSamples.reserve(n / Self.tailBlock + 1)
-        var length = 0
+        var length = 0, deleted = 0
         // The last tail's value, kept in a register: most rows extend the subsequence.
         var lastValue: Int32 = -1
         // A word of each bit set at a time, built in registers.
@@ -99,7 +89,11 @@ extension KeyedDiffer {
             var extendsWord: UInt64 = 0, lastWord: UInt64 = 0
             for i in w << 6..<min(n, w << 6 + 64) {
                 let v = o2n[i]
-                if v < 0 { continue }
+                if v < 0 {
+                    deletes![deleted] = i
+                    deleted += 1
+                    continue
+                }
                 let bit: UInt64 = 1 << UInt64(i & 63)
                 if v > lastValue {
                     extendsWord |= bit
@@ -144,6 +138,7 @@ extension KeyedDiffer {
             extends[w] = extendsWord
             last[w] = lastWord
         }
+        precondition(deleted == count, "KeyedDiffer: expected \(count) deleted rows, found \(deleted)")
         // Back from the last tail. The predecessor of a row that extended the subsequence is
         // the nearest row below it in `last`, so the chain takes every row in `last` below
         // such a row down to the first that did not extend (which has a stored
