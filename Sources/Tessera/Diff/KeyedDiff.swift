@@ -111,9 +111,9 @@ public final class KeyedDiffer {
     var newToOld = DiffScratch<Int32>()
     /// One bit per old row: survives with a different version.
     var changedBits = DiffScratch<UInt64>()
-    /// `markLongestIncreasing`: the predecessor of a row that replaced a tail, the tails'
-    /// values, and a bit per old row for: extends the subsequence, became its last tail,
-    /// stays (in the subsequence kept).
+    /// `markLongestIncreasing`: the new index of the predecessor of a row that replaced a
+    /// tail, the tails' values and every 64th of them, and a bit per old row for: extends
+    /// the subsequence, became its last tail, stays (in the subsequence kept).
     var predecessor = DiffScratch<Int32>()
     var tailValues = DiffScratch<Int32>()
     var tailSamples = DiffScratch<Int32>()

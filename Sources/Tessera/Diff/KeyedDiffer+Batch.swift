@@ -70,11 +70,11 @@ extension KeyedDiffer {
     /// Most rows extend the longest subsequence, and the predecessor of such a row is the
     /// last row before it that became the last tail; so those rows store two bits
     /// (`extendsBits`, `lastBits`) instead of a predecessor, and only rows that replace a
-    /// tail write `predecessor`. A tail's row is `newToOld` of its value, so only values
-    /// are kept. That is two streams (the map read, the values written) instead of five.
-    /// A search for a row that moved back starts in `tailSamples`, every `tailBlock`th tail
-    /// value, which stays in the cache, so it misses it on a block of tails, not on each
-    /// step.
+    /// tail write `predecessor` (its new index). A tail's row is `newToOld` of its value, so
+    /// only values are kept. That is two streams (the map read, the values written) instead
+    /// of five. A search for a row that moved back starts in `tailSamples`, every
+    /// `tailBlock`th tail value, which stays in the cache, so it misses it on a block of
+    /// tails, not on each step.
     func markLongestIncreasing(oldCount n: Int, deletes: UnsafeMutablePointer<Int>?, count: Int) -> Int {
         let o2n = oldToNew.base!, n2o = newToOld.base!
         let words = (n + 63) >> 6
@@ -109,7 +109,7 @@ extension KeyedDiffer {
                 var lo = 0, hi = length - 1
                 if hi > 0, tailValue[hi - 1] < v {
                     lo = hi
-                } else {
+                } else if hi > Self.tailBlock {
                     // The block from the samples (they fit the cache), then within it.
                     var a = 0, b = (length - 1) / Self.tailBlock
                     while a < b {
@@ -127,7 +127,8 @@ extension KeyedDiffer {
                     let mid = (lo + hi) >> 1
                     if tailValue[mid] < v { lo = mid + 1 } else { hi = mid }
                 }
-                pred[i] = lo == 0 ? -1 : n2o[Int(tailValue[lo - 1])]
+                // The predecessor's new index: its old index is looked up only on the way back.
+                pred[i] = lo == 0 ? -1 : tailValue[lo - 1]
                 tailValue[lo] = v
                 if lo & (Self.tailBlock - 1) == 0 { tailSample[lo / Self.tailBlock] = v }
                 if lo == length - 1 {
@@ -150,7 +151,7 @@ extension KeyedDiffer {
             let bit: UInt64 = 1 << UInt64(x & 63)
             if extends[w] & bit == 0 {
                 stay[w] |= bit
-                x = Int(pred[x])
+                x = pred[x] < 0 ? -1 : Int(n2o[Int(pred[x])])
                 continue
             }
             // Rows of `last` up to x, then the highest that did not extend, if any.
@@ -160,7 +161,8 @@ extension KeyedDiffer {
                 if stored != 0 {
                     let top = 63 - stored.leadingZeroBitCount
                     stay[w] |= chain & ~((1 << UInt64(top)) &- 1)
-                    x = Int(pred[w << 6 | top])
+                    let p = pred[w << 6 | top]
+                    x = p < 0 ? -1 : Int(n2o[Int(p)])
                     break
                 }
                 stay[w] |= chain
