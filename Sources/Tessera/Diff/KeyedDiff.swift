@@ -360,9 +360,10 @@ public final class KeyedDiffer {
     /// stays in the cache instead. A key whose bit is already set is a candidate: a repeat,
     /// or another key on the same bit (most candidates; about n / 16 at 8 bits a row).
     /// Only keys on a candidate bit, which a second pass over the old ids picks out with
-    /// the same filter holding just the candidate bits, go into an exact table. Both
-    /// passes write every key and advance past it only when its bit is set, so they have
-    /// no branch to mispredict.
+    /// the same filter holding just the candidate bits, and of those only keys that share a
+    /// bit of a second, smaller filter with another, go into an exact table. The passes
+    /// write every key and advance past it only when its bit is set, so they have no
+    /// branch to mispredict.
     func allOldUnique(
         _ oldIDs: UnsafeBufferPointer<UInt64>, andAbsent newIDs: UnsafeBufferPointer<UInt64>,
         at rows: UnsafeMutablePointer<Int32>, count: Int
@@ -407,20 +408,47 @@ public final class KeyedDiffer {
             on &+= isSet(Int(truncatingIfNeeded: key >> shift))
         }
 
+        // Those keys again, through a filter on their low bits an eighth the size (the
+        // first half of `filter`; the second marks bits two keys share): only keys on a
+        // shared bit go on to the exact table. Kept in place, each key moving towards the
+        // front: the new ones, then the old ones.
+        let low = UInt64(1 << (bits - 3) - 1), seen = filter, shared = filter + (1 << (bits - 9))
+        filter.update(repeating: 0, count: 1 << (bits - 8))
+        for c in all..<on {
+            let b = Int(truncatingIfNeeded: keys[c] & low), bit: UInt64 = 1 << UInt64(b & 63)
+            shared[b >> 6] |= seen[b >> 6] & bit
+            seen[b >> 6] |= bit
+        }
+        for c in old..<all {
+            let b = Int(truncatingIfNeeded: keys[c] & low)
+            shared[b >> 6] |= seen[b >> 6] & 1 << UInt64(b & 63)
+        }
+        @inline(__always)
+        func compact(_ range: Range<Int>, to start: Int) -> Int {
+            var end = start
+            for c in range {
+                let key = keys[c], b = Int(truncatingIfNeeded: key & low)
+                keys[end] = key
+                end &+= Int(truncatingIfNeeded: shared[b >> 6] >> UInt64(b & 63) & 1)
+            }
+            return end
+        }
+        let newEnd = compact(old..<all, to: old), oldEnd = compact(all..<on, to: newEnd)
+
         // Key 0 (the id equal to the seed) is kept out of the table, whose empty slot it is.
-        let capacity = Self.tableCapacity(for: on - all), mask = capacity - 1
+        let capacity = Self.tableCapacity(for: oldEnd - newEnd), mask = capacity - 1
         let homeShift = UInt64(64 - capacity.trailingZeroBitCount)
         let t = table.reserve(capacity)
         t.update(repeating: 0, count: capacity)
         var zero = false
-        for c in all..<on {
+        for c in newEnd..<oldEnd {
             let key = keys[c]
             if key == 0 {
                 if zero { return false }
                 zero = true
                 continue
             }
-            // Homes from the bits below the filter's, which vary among these keys.
+            // Homes from bits of neither filter, which vary among these keys.
             var s = Int(truncatingIfNeeded: (key << UInt64(bits)) >> homeShift)
             while t[s] != 0 {
                 if t[s] == key { return false }
@@ -428,7 +456,7 @@ public final class KeyedDiffer {
             }
             t[s] = key
         }
-        for c in old..<all {
+        for c in old..<newEnd {
             let key = keys[c]
             if key == 0 {
                 if zero { return false }
