@@ -411,37 +411,43 @@ public final class KeyedDiffer {
         // Those keys again, through a filter on their low bits an eighth the size (the
         // first half of `filter`; the second marks bits two keys share): only keys on a
         // shared bit go on to the exact table. Kept in place, each key moving towards the
-        // front: the new ones, then the old ones.
-        let low = UInt64(1 << (bits - 3) - 1), seen = filter, shared = filter + (1 << (bits - 9))
-        filter.update(repeating: 0, count: 1 << (bits - 8))
-        for c in all..<on {
-            let b = Int(truncatingIfNeeded: keys[c] & low), bit: UInt64 = 1 << UInt64(b & 63)
-            shared[b >> 6] |= seen[b >> 6] & bit
-            seen[b >> 6] |= bit
-        }
-        for c in old..<all {
-            let b = Int(truncatingIfNeeded: keys[c] & low)
-            shared[b >> 6] |= seen[b >> 6] & 1 << UInt64(b & 63)
-        }
-        @inline(__always)
-        func compact(_ range: Range<Int>, to start: Int) -> Int {
-            var end = start
-            for c in range {
-                let key = keys[c], b = Int(truncatingIfNeeded: key & low)
-                keys[end] = key
-                end &+= Int(truncatingIfNeeded: shared[b >> 6] >> UInt64(b & 63) & 1)
+        // front: the new ones, then the old ones. Skipped when that filter would be over a
+        // quarter full (10^7 rows: most keys are candidates), as it would keep most keys.
+        var newEnd = all, oldStart = all, oldEnd = on
+        if on - all <= 1 << (bits - 5) {
+            let low = UInt64(1 << (bits - 3) - 1), seen = filter, shared = filter + (1 << (bits - 9))
+            filter.update(repeating: 0, count: 1 << (bits - 8))
+            for c in all..<on {
+                let b = Int(truncatingIfNeeded: keys[c] & low), bit: UInt64 = 1 << UInt64(b & 63)
+                shared[b >> 6] |= seen[b >> 6] & bit
+                seen[b >> 6] |= bit
             }
-            return end
+            for c in old..<all {
+                let b = Int(truncatingIfNeeded: keys[c] & low)
+                shared[b >> 6] |= seen[b >> 6] & 1 << UInt64(b & 63)
+            }
+            @inline(__always)
+            func compact(_ range: Range<Int>, to start: Int) -> Int {
+                var end = start
+                for c in range {
+                    let key = keys[c], b = Int(truncatingIfNeeded: key & low)
+                    keys[end] = key
+                    end &+= Int(truncatingIfNeeded: shared[b >> 6] >> UInt64(b & 63) & 1)
+                }
+                return end
+            }
+            newEnd = compact(old..<all, to: old)
+            oldStart = newEnd
+            oldEnd = compact(all..<on, to: newEnd)
         }
-        let newEnd = compact(old..<all, to: old), oldEnd = compact(all..<on, to: newEnd)
 
         // Key 0 (the id equal to the seed) is kept out of the table, whose empty slot it is.
-        let capacity = Self.tableCapacity(for: oldEnd - newEnd), mask = capacity - 1
+        let capacity = Self.tableCapacity(for: oldEnd - oldStart), mask = capacity - 1
         let homeShift = UInt64(64 - capacity.trailingZeroBitCount)
         let t = table.reserve(capacity)
         t.update(repeating: 0, count: capacity)
         var zero = false
-        for c in newEnd..<oldEnd {
+        for c in oldStart..<oldEnd {
             let key = keys[c]
             if key == 0 {
                 if zero { return false }
