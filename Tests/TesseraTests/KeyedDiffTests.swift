@@ -567,16 +567,16 @@ struct DiffPairGenerator {
     }
 
     /// The runs path checks old ids through a bit filter: keys on a bit already set are
-    /// candidates, most of them other keys on the same bit. Here every row's key shares its
-    /// filter bit with its neighbour's (and key 0, the empty slot of the exact table, is
-    /// one of them, row 6's): no repeat, so the diff is the one-table path's.
+    /// candidates, most of them other keys on the same bit. Here one row in 16 has a key that
+    /// differs from the one before only in the lowest bit, so shares its bit in both
+    /// filters (and key 0, the empty slot of the exact table, is one of them, row 6's): no
+    /// repeat, so the diff is the one-table path's.
     @Test func runsPathTellsFilterCollisionsFromRepeats() throws {
         let differ = KeyedDiffer()
         let n = KeyedDiffer.runsMinimumRows + 1_000
         var rng = SplitMix64(seed: 24)
-        // Keys in pairs that differ in the lowest bit only; row 6's key is 0.
         var keys = [UInt64](repeating: 0, count: n)
-        for k in 0..<n { keys[k] = k & 1 == 1 ? keys[k - 1] | 1 : k == 6 ? 0 : rng.next() & ~1 }
+        for k in 0..<n { keys[k] = k & 15 == 1 || k == 7 ? keys[k - 1] | 1 : k == 6 ? 0 : rng.next() & ~1 }
         let ids = keys.map { Self.unmix64($0) ^ differ.seed }
         #expect(Set(ids).count == n && ids[6] == differ.seed && mix64(ids[7] ^ differ.seed) == 1)
         let old = DiffRows(ids: ids, versions: Array(repeating: 0, count: n))
@@ -611,6 +611,23 @@ struct DiffPairGenerator {
         newIDs.insert(ids[7], at: 15_000)
         #expect(error(ids, newIDs) == .duplicateIDInDiff(ids[7], side: "new", firstIndex: 7, secondIndex: 15_000))
         #expect(try differ.diff(oldIDs: old.ids, oldVersions: old.versions, newIDs: rows.map(\.id), newVersions: rows.map(\.version)) == batch)
+
+        // Every key on one filter bit (so many candidates that the second filter is
+        // skipped): still no repeat, and a repeat among them still found.
+        let crowded = (0..<n).map { _ in Self.unmix64(rng.next() >> 18) ^ differ.seed }
+        #expect(Set(crowded).count == n)
+        let crowdedOld = DiffRows(ids: crowded, versions: Array(repeating: 0, count: n))
+        var crowdedRows = crowdedOld.rows
+        crowdedRows.remove(at: 2_000)
+        crowdedRows.insert((id: 1 << 62, version: 0), at: 9_000)
+        let crowdedBatch = try DiffModel.check(differ, old: crowdedOld, new: DiffRows(crowdedRows), dynamicProgramming: false)
+        #expect(crowdedBatch.deletes == [2_000] && crowdedBatch.inserts == [9_000] && crowdedBatch.moves.isEmpty)
+        repeated = crowded
+        repeated[16_000] = crowded[3]
+        #expect(error(repeated, repeated) == .duplicateIDInDiff(crowded[3], side: "old", firstIndex: 3, secondIndex: 16_000))
+        newIDs = crowded
+        newIDs.insert(crowded[3], at: 16_000)
+        #expect(error(crowded, newIDs) == .duplicateIDInDiff(crowded[3], side: "new", firstIndex: 3, secondIndex: 16_000))
     }
 
     /// Rows kept in long runs with rows moved back and forth across many blocks of tails
