@@ -548,4 +548,111 @@ struct DiffPairGenerator {
         newIDs.insert(id, at: 9_000)
         #expect(error(old.ids, newIDs) == .duplicateIDInDiff(id, side: "new", firstIndex: 5_000, secondIndex: 9_000))
     }
+
+    /// The inverse of `mix64`, to make ids whose keys (`mix64(id ^ seed)`) are chosen.
+    static func unmix64(_ value: UInt64) -> UInt64 {
+        var z = value
+        z = z ^ (z >> 31) ^ (z >> 62)
+        z = z &* inverse(0x94D0_49BB_1331_11EB)
+        z = z ^ (z >> 27) ^ (z >> 54)
+        z = z &* inverse(0xBF58_476D_1CE4_E5B9)
+        return z ^ (z >> 30) ^ (z >> 60)
+    }
+
+    /// The inverse of an odd number modulo 2^64 (Newton's iteration doubles the bits).
+    static func inverse(_ a: UInt64) -> UInt64 {
+        var x = a
+        for _ in 0..<5 { x = x &* (2 &- a &* x) }
+        return x
+    }
+
+    /// The runs path checks old ids through a bit filter: keys on a bit already set are
+    /// candidates, most of them other keys on the same bit. Here one row in 16 has a key that
+    /// differs from the one before only in the lowest bit, so shares its bit in both
+    /// filters (and key 0, the empty slot of the exact table, is one of them, row 6's): no
+    /// repeat, so the diff is the one-table path's.
+    @Test func runsPathTellsFilterCollisionsFromRepeats() throws {
+        let differ = KeyedDiffer()
+        let n = KeyedDiffer.runsMinimumRows + 1_000
+        var rng = SplitMix64(seed: 24)
+        var keys = [UInt64](repeating: 0, count: n)
+        for k in 0..<n { keys[k] = k & 15 == 1 || k == 7 ? keys[k - 1] | 1 : k == 6 ? 0 : rng.next() & ~1 }
+        let ids = keys.map { Self.unmix64($0) ^ differ.seed }
+        #expect(Set(ids).count == n && ids[6] == differ.seed && mix64(ids[7] ^ differ.seed) == 1)
+        let old = DiffRows(ids: ids, versions: Array(repeating: 0, count: n))
+        var rows = old.rows
+        rows.remove(at: 3_000)
+        rows.insert((id: 1 << 63, version: 0), at: 5_000)
+        let moved = rows.remove(at: 9_000)
+        rows.insert(moved, at: 12_000)
+        rows[100].version = 1
+        let batch = try DiffModel.check(differ, old: old, new: DiffRows(rows), dynamicProgramming: false)
+        #expect(batch.deletes == [3_000] && batch.inserts == [5_000] && batch.moves.count == 1 && batch.updates == [100])
+        // Repeats among those collisions are still found, on each side: key 0 twice in
+        // the old rows, and a new row repeating a paired one.
+        func error(_ o: [UInt64], _ nw: [UInt64]) -> TesseraError? {
+            do {
+                _ = try differ.diff(
+                    oldIDs: o, oldVersions: Array(repeating: 0, count: o.count),
+                    newIDs: nw, newVersions: Array(repeating: 0, count: nw.count))
+                return nil
+            } catch { return error }
+        }
+        var repeated = ids
+        repeated[14_000] = ids[6]
+        #expect(error(repeated, repeated) == .duplicateIDInDiff(ids[6], side: "old", firstIndex: 6, secondIndex: 14_000))
+        repeated = ids
+        repeated[14_001] = ids[14_000]
+        #expect(error(repeated, repeated) == .duplicateIDInDiff(ids[14_000], side: "old", firstIndex: 14_000, secondIndex: 14_001))
+        var newIDs = ids
+        newIDs.insert(ids[6], at: 15_000)
+        #expect(error(ids, newIDs) == .duplicateIDInDiff(ids[6], side: "new", firstIndex: 6, secondIndex: 15_000))
+        newIDs = ids
+        newIDs.insert(ids[7], at: 15_000)
+        #expect(error(ids, newIDs) == .duplicateIDInDiff(ids[7], side: "new", firstIndex: 7, secondIndex: 15_000))
+        #expect(try differ.diff(oldIDs: old.ids, oldVersions: old.versions, newIDs: rows.map(\.id), newVersions: rows.map(\.version)) == batch)
+
+        // Every key on one filter bit (so many candidates that the second filter is
+        // skipped): still no repeat, and a repeat among them still found.
+        let crowded = (0..<n).map { _ in Self.unmix64(rng.next() >> 18) ^ differ.seed }
+        #expect(Set(crowded).count == n)
+        let crowdedOld = DiffRows(ids: crowded, versions: Array(repeating: 0, count: n))
+        var crowdedRows = crowdedOld.rows
+        crowdedRows.remove(at: 2_000)
+        crowdedRows.insert((id: 1 << 62, version: 0), at: 9_000)
+        let crowdedBatch = try DiffModel.check(differ, old: crowdedOld, new: DiffRows(crowdedRows), dynamicProgramming: false)
+        #expect(crowdedBatch.deletes == [2_000] && crowdedBatch.inserts == [9_000] && crowdedBatch.moves.isEmpty)
+        repeated = crowded
+        repeated[16_000] = crowded[3]
+        #expect(error(repeated, repeated) == .duplicateIDInDiff(crowded[3], side: "old", firstIndex: 3, secondIndex: 16_000))
+        newIDs = crowded
+        newIDs.insert(crowded[3], at: 16_000)
+        #expect(error(crowded, newIDs) == .duplicateIDInDiff(crowded[3], side: "new", firstIndex: 3, secondIndex: 16_000))
+    }
+
+    /// Rows kept in long runs with rows moved back and forth across many blocks of tails
+    /// (the subsequence search starts from every 64th tail): the moved rows are the tie
+    /// rule's, as the quadratic model picks them.
+    @Test(arguments: [31, 32, 33] as [UInt64])
+    func longestSubsequenceOverManyBlocks(seed: UInt64) throws {
+        var gen = DiffPairGenerator(seed: seed)
+        let n = 2_500
+        let old = DiffRows((0..<n).map { _ in gen.row() })
+        var rows = old.rows
+        for _ in 0..<40 {
+            let r = rows.remove(at: gen.rng.below(rows.count))
+            rows.insert(r, at: gen.rng.below(rows.count + 1))
+        }
+        // A block moved back and one moved forward, and a swapped pair.
+        let block = Array(rows[2_000..<2_100])
+        rows.removeSubrange(2_000..<2_100)
+        rows.insert(contentsOf: block, at: 300)
+        let forward = Array(rows[100..<130])
+        rows.removeSubrange(100..<130)
+        rows.insert(contentsOf: forward, at: 1_500)
+        rows.swapAt(700, 701)
+        for _ in 0..<20 { rows.remove(at: gen.rng.below(rows.count)) }
+        try DiffModel.check(KeyedDiffer(), old: old, new: DiffRows(rows))
+    }
 }
+

@@ -99,22 +99,27 @@ public final class KeyedDiffer {
     /// Entries `fingerprint << 32 | tag`, 0 empty. The tag is `old + 1` for an old row and
     /// `newOnlyBit | new` for a new row with no old match (kept to find its duplicates).
     var table = DiffScratch<UInt64>()
-    /// Also holds the partitioned keys of `allOldUnique`.
+    /// Also holds the keys `allOldUnique` checks exactly.
     var spareTable = DiffScratch<UInt64>()
-    /// `matchRuns`: the rows it skipped on each side, and its partitions' fill and end.
+    /// `matchRuns`: the rows it skipped on each side, and the bit filter of old ids.
     var oldLeftovers = DiffScratch<Int32>()
     var newLeftovers = DiffScratch<Int32>()
-    var partitionFill = DiffScratch<Int>()
+    var filterWords = DiffScratch<UInt64>()
     /// New index of each old row, -1 if deleted.
     var oldToNew = DiffScratch<Int32>()
     /// Old index of each new row, -1 if inserted.
     var newToOld = DiffScratch<Int32>()
     /// One bit per old row: survives with a different version.
     var changedBits = DiffScratch<UInt64>()
-    /// Subsequence predecessor of each surviving old row; -2 once it is known to stay.
+    /// `markLongestIncreasing`: the new index of the predecessor of a row that replaced a
+    /// tail, the tails' values and every 64th of them, and a bit per old row for: extends
+    /// the subsequence, became its last tail, stays (in the subsequence kept).
     var predecessor = DiffScratch<Int32>()
-    var tailRows = DiffScratch<Int32>()
     var tailValues = DiffScratch<Int32>()
+    var tailSamples = DiffScratch<Int32>()
+    var extendsBits = DiffScratch<UInt64>()
+    var lastBits = DiffScratch<UInt64>()
+    var stayBits = DiffScratch<UInt64>()
     /// Sequential form: a Fenwick tree over old rows and a bit per moved old row.
     var fenwick = DiffScratch<Int32>()
     var movedBits = DiffScratch<UInt64>()
@@ -124,7 +129,6 @@ public final class KeyedDiffer {
     let seed: UInt64
 
     static let newOnlyBit: UInt64 = 0x8000_0000
-    static let stays: Int32 = -2
 
     public init() {
         var g = SystemRandomNumberGenerator()
@@ -134,16 +138,17 @@ public final class KeyedDiffer {
     /// Bytes of scratch the differ holds between calls.
     public var allocatedBytes: Int {
         table.allocatedBytes + spareTable.allocatedBytes + oldLeftovers.allocatedBytes
-            + newLeftovers.allocatedBytes + partitionFill.allocatedBytes + oldToNew.allocatedBytes + newToOld.allocatedBytes
-            + changedBits.allocatedBytes + predecessor.allocatedBytes + tailRows.allocatedBytes
-            + tailValues.allocatedBytes + fenwick.allocatedBytes + movedBits.allocatedBytes
+            + newLeftovers.allocatedBytes + filterWords.allocatedBytes + oldToNew.allocatedBytes + newToOld.allocatedBytes
+            + changedBits.allocatedBytes + predecessor.allocatedBytes + tailValues.allocatedBytes + tailSamples.allocatedBytes
+            + extendsBits.allocatedBytes + lastBits.allocatedBytes + stayBits.allocatedBytes + fenwick.allocatedBytes + movedBits.allocatedBytes
     }
 
     /// Frees all scratch, for example after a one-off diff of a huge list.
     public func releaseScratch() {
-        table.release(); spareTable.release(); oldLeftovers.release(); newLeftovers.release(); partitionFill.release()
+        table.release(); spareTable.release(); oldLeftovers.release(); newLeftovers.release(); filterWords.release()
         oldToNew.release(); newToOld.release()
-        changedBits.release(); predecessor.release(); tailRows.release(); tailValues.release()
+        changedBits.release(); predecessor.release(); tailValues.release(); tailSamples.release()
+        extendsBits.release(); lastBits.release(); stayBits.release()
         fenwick.release(); movedBits.release()
     }
 
@@ -220,11 +225,10 @@ public final class KeyedDiffer {
     /// walk skips the fewest old plus new rows (up to `resyncWindow`) after which the ids
     /// agree again, or one of each. The skipped rows (leftovers) are paired through a small
     /// table. Hashing only those would miss a repeated id, so every old id then goes through
-    /// an exact set, built partition by partition so each part fits the cache: a repeat
-    /// among old ids, or a new leftover without an old leftover partner whose id is still an
-    /// old id (so it repeats a paired new row), makes this give up. Returns nil, with the
-    /// maps in any state, when there are over (n + m) / 16 leftovers, any repeat, or a
-    /// partition overflows; `matchWithTable` then starts afresh.
+    /// an exact check (`allOldUnique`): a repeat among old ids, or a new leftover without an
+    /// old leftover partner whose id is still an old id (so it repeats a paired new row),
+    /// makes this give up. Returns nil, with the maps in any state, when there are over
+    /// (n + m) / 16 leftovers or any repeat; `matchWithTable` then starts afresh.
     func matchRuns(
         _ oldIDs: UnsafeBufferPointer<UInt64>, _ oldVersions: UnsafeBufferPointer<UInt64>,
         _ newIDs: UnsafeBufferPointer<UInt64>, _ newVersions: UnsafeBufferPointer<UInt64>
@@ -351,79 +355,132 @@ public final class KeyedDiffer {
     }
 
     /// Whether the old ids are distinct and none equals the new ids at `rows[0..<count]`.
-    /// `mix64(id ^ seed)` is a bijection, so equal keys mean equal ids. Keys are scattered
-    /// into partitions by their top bits (sequential writes to one stream per partition),
-    /// then each partition gets a table of its own that fits the L1 or L2 cache; a table
-    /// of every old row would take a cache miss per row instead. A partition that
-    /// overflows its share of the buffer answers false, as a repeat does.
+    /// `mix64(id ^ seed)` is a bijection, so equal keys mean equal ids. A table of every
+    /// old key would take a cache miss per row; a filter of one bit per key (its top bits)
+    /// stays in the cache instead. A key whose bit is already set is a candidate: a repeat,
+    /// or another key on the same bit (most candidates; about n / 16 at 8 bits a row).
+    /// Only keys on a candidate bit, which a second pass over the old ids picks out with
+    /// the same filter holding just the candidate bits, and of those only keys that share a
+    /// bit of a second, smaller filter with another, go into an exact table. The passes
+    /// write every key and advance past it only when its bit is set, so they have no
+    /// branch to mispredict.
     func allOldUnique(
         _ oldIDs: UnsafeBufferPointer<UInt64>, andAbsent newIDs: UnsafeBufferPointer<UInt64>,
         at rows: UnsafeMutablePointer<Int32>, count: Int
     ) -> Bool {
         let n = oldIDs.count
-        var bits = 1
-        while n >> bits > Self.partitionRows { bits += 1 }
-        let partitions = 1 << bits, partitionShift = UInt64(64 - bits)
-        // Room for a quarter over the average, sized from the most new rows `matchRuns`
-        // can leave (so diffs of one size need the same scratch).
-        let average = (n + (n + newIDs.count) >> 4) >> bits
-        let share = average + average / 4 + 64
-        let buffer = spareTable.reserve(partitions * share)
-        // fill[q]: where partition q's next key goes; fill[partitions + q]: its end.
-        let fill = partitionFill.reserve(2 * partitions)
-        for q in 0..<partitions {
-            fill[q] = q * share
-            fill[partitions + q] = (q + 1) * share
-        }
-        // A key is the hash without the partition bits (all equal within a partition),
-        // shifted up, with bit 0 set for an old row and clear for a new one.
+        var bits = 12
+        while bits < Self.filterMaximumBits, 1 << bits < 8 * n { bits += 1 }
+        let shift = UInt64(64 - bits), words = 1 << (bits - 6)
+        let filter = filterWords.reserve(words)
+        filter.update(repeating: 0, count: words)
+        /// Whether the key's bit is set, as 0 or 1.
         @inline(__always)
-        func scatter(_ id: UInt64, _ bit0: UInt64) -> Bool {
-            let h = mix64(id ^ seed), q = Int(truncatingIfNeeded: h >> partitionShift)
-            let at = fill[q]
-            if at == fill[partitions + q] { return false }
-            buffer[at] = h << UInt64(bits) | bit0
-            fill[q] = at + 1
-            return true
-        }
-        for i in 0..<n where !scatter(oldIDs[i], 1) { return false }
-        for k in 0..<count where !scatter(newIDs[Int(rows[k])], 0) { return false }
+        func isSet(_ b: Int) -> Int { Int(truncatingIfNeeded: filter[b >> 6] >> UInt64(b & 63) & 1) }
 
-        var largest = 0
-        for q in 0..<partitions { largest = max(largest, fill[q] - q * share) }
-        let capacity = Self.tableCapacity(for: largest)
-        let t = table.reserve(capacity)
-        for q in 0..<partitions {
-            let start = q * share, end = fill[q]
-            // At most 2/3 full (`tableCapacity`), power of two, homes from the top bits.
-            let size = Self.tableCapacity(for: end - start), mask = size - 1
-            let homeShift = UInt64(64 - size.trailingZeroBitCount)
-            t.update(repeating: 0, count: size)
-            for e in start..<end {
-                let key = buffer[e]
-                var s = Int(truncatingIfNeeded: key >> homeShift)
-                if key & 1 != 0 {
-                    while t[s] != 0 {
-                        if t[s] == key { return false }
-                        s = (s + 1) & mask
-                    }
-                    t[s] = key
-                } else {
-                    // New keys follow every old key of their partition.
-                    let old = key | 1
-                    while t[s] != 0 {
-                        if t[s] == old { return false }
-                        s = (s + 1) & mask
-                    }
+        // The old candidates, then the new ones, then every old key on a candidate bit (at
+        // most one per old row, so 2n + count slots).
+        let keys = spareTable.reserve(2 * n + count)
+        var old = 0
+        for i in 0..<n {
+            let key = mix64(oldIDs[i] ^ seed), b = Int(truncatingIfNeeded: key >> shift)
+            keys[old] = key
+            old &+= isSet(b)
+            filter[b >> 6] |= 1 << UInt64(b & 63)
+        }
+        var all = old
+        for k in 0..<count {
+            let key = mix64(newIDs[Int(rows[k])] ^ seed)
+            keys[all] = key
+            all &+= isSet(Int(truncatingIfNeeded: key >> shift))
+        }
+        if all == 0 { return true }
+
+        filter.update(repeating: 0, count: words)
+        for c in 0..<all {
+            let b = Int(truncatingIfNeeded: keys[c] >> shift)
+            filter[b >> 6] |= 1 << UInt64(b & 63)
+        }
+        var on = all
+        for i in 0..<n {
+            let key = mix64(oldIDs[i] ^ seed)
+            keys[on] = key
+            on &+= isSet(Int(truncatingIfNeeded: key >> shift))
+        }
+
+        // Those keys again, through a filter on their low bits an eighth the size (the
+        // first half of `filter`; the second marks bits two keys share): only keys on a
+        // shared bit go on to the exact table. Kept in place, each key moving towards the
+        // front: the new ones, then the old ones. Skipped when that filter would be over a
+        // quarter full (10^7 rows: most keys are candidates), as it would keep most keys.
+        var newEnd = all, oldStart = all, oldEnd = on
+        if on - all <= 1 << (bits - 5) {
+            let low = UInt64(1 << (bits - 3) - 1), seen = filter, shared = filter + (1 << (bits - 9))
+            filter.update(repeating: 0, count: 1 << (bits - 8))
+            for c in all..<on {
+                let b = Int(truncatingIfNeeded: keys[c] & low), bit: UInt64 = 1 << UInt64(b & 63)
+                shared[b >> 6] |= seen[b >> 6] & bit
+                seen[b >> 6] |= bit
+            }
+            for c in old..<all {
+                let b = Int(truncatingIfNeeded: keys[c] & low)
+                shared[b >> 6] |= seen[b >> 6] & 1 << UInt64(b & 63)
+            }
+            @inline(__always)
+            func compact(_ range: Range<Int>, to start: Int) -> Int {
+                var end = start
+                for c in range {
+                    let key = keys[c], b = Int(truncatingIfNeeded: key & low)
+                    keys[end] = key
+                    end &+= Int(truncatingIfNeeded: shared[b >> 6] >> UInt64(b & 63) & 1)
                 }
+                return end
+            }
+            newEnd = compact(old..<all, to: old)
+            oldStart = newEnd
+            oldEnd = compact(all..<on, to: newEnd)
+        }
+
+        // Key 0 (the id equal to the seed) is kept out of the table, whose empty slot it is.
+        let capacity = Self.tableCapacity(for: oldEnd - oldStart), mask = capacity - 1
+        let homeShift = UInt64(64 - capacity.trailingZeroBitCount)
+        let t = table.reserve(capacity)
+        t.update(repeating: 0, count: capacity)
+        var zero = false
+        for c in oldStart..<oldEnd {
+            let key = keys[c]
+            if key == 0 {
+                if zero { return false }
+                zero = true
+                continue
+            }
+            // Homes from bits of neither filter, which vary among these keys.
+            var s = Int(truncatingIfNeeded: (key << UInt64(bits)) >> homeShift)
+            while t[s] != 0 {
+                if t[s] == key { return false }
+                s = (s + 1) & mask
+            }
+            t[s] = key
+        }
+        for c in old..<newEnd {
+            let key = keys[c]
+            if key == 0 {
+                if zero { return false }
+                continue
+            }
+            var s = Int(truncatingIfNeeded: (key << UInt64(bits)) >> homeShift)
+            while t[s] != 0 {
+                if t[s] == key { return false }
+                s = (s + 1) & mask
             }
         }
         return true
     }
 
-    /// Average old rows per partition in `allOldUnique`: with its table (at most 2/3 full,
-    /// 8-byte slots) that is 32 KiB, within the L1 or L2 cache.
-    static let partitionRows = 2048
+    /// Largest filter of `allOldUnique`: 2^23 bits, 1 MiB. A 2 MiB filter (the nominal L2
+    /// cache) missed it often enough to make the 10^6-row diff slower, fewer candidates
+    /// notwithstanding.
+    static let filterMaximumBits = 23
 
     /// Fills the maps like `match`, hashing every old row into one table. The common prefix
     /// and suffix (same ids at the same distance from the ends) are paired without probing;

@@ -2,12 +2,16 @@ extension KeyedDiffer {
     /// Builds the batch from the maps `match` filled. Each list is counted first and
     /// written once into an array of exactly that size.
     func makeBatch(oldCount n: Int, newCount m: Int, survivors: Int) -> DiffBatch {
-        let o2n = oldToNew.base!, n2o = newToOld.base!, changed = changedBits.base!
+        let n2o = newToOld.base!, changed = changedBits.base!
         let words = (n + 63) >> 6
 
-        let deletes = Self.indexes(count: n - survivors, scanning: n) { o2n[$0] < 0 }
-        let kept = markLongestIncreasing(oldCount: n)
-        let stay = predecessor.base!
+        // The subsequence's pass over the old rows also lists the deleted ones.
+        var kept = 0
+        let deletes = [Int](unsafeUninitializedCapacity: n - survivors) { buffer, written in
+            kept = markLongestIncreasing(oldCount: n, deletes: buffer.baseAddress, count: n - survivors)
+            written = n - survivors
+        }
+        let stay = stayBits.base!
 
         var updateCount = 0
         for w in 0..<words { updateCount += changed[w].nonzeroBitCount }
@@ -36,7 +40,7 @@ extension KeyedDiffer {
                             a += 1
                             continue
                         }
-                        if stay[i] != Self.stays {
+                        if stay[i >> 6] & (1 << UInt64(i & 63)) == 0 {
                             moveBuffer.initializeElement(at: b, to: DiffBatch.Move(from: i, to: j))
                             b += 1
                         }
@@ -57,68 +61,122 @@ extension KeyedDiffer {
             updates: updates, updatedNewIndexes: updatedNewIndexes)
     }
 
-    /// The `count` indexes in `0..<limit` that satisfy `test`, ascending.
-    @inline(__always)
-    static func indexes(count: Int, scanning limit: Int, where test: (Int) -> Bool) -> [Int] {
-        guard count > 0 else { return [] }
-        return [Int](unsafeUninitializedCapacity: count) { buffer, written in
-            var w = 0
-            for k in 0..<limit where test(k) {
-                buffer.initializeElement(at: w, to: k)
-                w += 1
-            }
-            precondition(w == count, "KeyedDiffer: expected \(count) indexes, found \(w)")
-            written = w
-        }
-    }
-
     /// Patience sorting over the new indexes of surviving old rows, in old order, with
-    /// predecessor links; then marks the rows of one longest increasing subsequence by
-    /// setting their `predecessor` entry to `stays`. Returns its length. O(s log s), and
-    /// linear when most rows keep their order (a row past the longest tail appends without
-    /// a search).
-    func markLongestIncreasing(oldCount n: Int) -> Int {
-        let o2n = oldToNew.base!
-        let pred = predecessor.reserve(n)
-        let tailRow = tailRows.reserve(n), tailValue = tailValues.reserve(n)
-        var length = 0
-        // The last tail, kept in registers: most rows extend the longest subsequence.
-        var lastRow: Int32 = -1, lastValue: Int32 = -1
-        for i in 0..<n {
-            let v = o2n[i]
-            if v < 0 { continue }
-            let row = Int32(truncatingIfNeeded: i)
-            if v > lastValue {
-                pred[i] = lastRow
-                tailRow[length] = row
-                tailValue[length] = v
-                length += 1
-                lastRow = row
-                lastValue = v
+    /// predecessor links; then marks the rows of one longest increasing subsequence in
+    /// `stayBits`. Returns its length. Writes the `count` deleted old rows, ascending, to
+    /// `deletes` on the way. O(s log s), and linear when most rows keep their order (a row
+    /// past the longest tail appends without a search).
+    ///
+    /// Most rows extend the longest subsequence, and the predecessor of such a row is the
+    /// last row before it that became the last tail; so those rows store two bits
+    /// (`extendsBits`, `lastBits`) instead of a predecessor, and only rows that replace a
+    /// tail write `predecessor` (its new index). A tail's row is `newToOld` of its value, so
+    /// only values are kept. That is two streams (the map read, the values written) instead
+    /// of five. A search for a row that moved back starts in `tailSamples`, every
+    /// `tailBlock`th tail value, which stays in the cache, so it misses it on a block of
+    /// tails, not on each step.
+    func markLongestIncreasing(oldCount n: Int, deletes: UnsafeMutablePointer<Int>?, count: Int) -> Int {
+        let o2n = oldToNew.base!, n2o = newToOld.base!
+        let words = (n + 63) >> 6
+        let extends = extendsBits.reserve(words), last = lastBits.reserve(words), stay = stayBits.reserve(words)
+        let pred = predecessor.reserve(n), tailValue = tailValues.reserve(n)
+        let tailSample = tailSamples.reserve(n / Self.tailBlock + 1)
+        var length = 0, deleted = 0
+        // The last tail's value, kept in a register: most rows extend the subsequence.
+        var lastValue: Int32 = -1
+        // A word of each bit set at a time, built in registers.
+        for w in 0..<words {
+            var extendsWord: UInt64 = 0, lastWord: UInt64 = 0
+            for i in w << 6..<min(n, w << 6 + 64) {
+                let v = o2n[i]
+                if v < 0 {
+                    deletes![deleted] = i
+                    deleted += 1
+                    continue
+                }
+                let bit: UInt64 = 1 << UInt64(i & 63)
+                if v > lastValue {
+                    extendsWord |= bit
+                    lastWord |= bit
+                    if length & (Self.tailBlock - 1) == 0 { tailSample[length / Self.tailBlock] = v }
+                    tailValue[length] = v
+                    length += 1
+                    lastValue = v
+                    continue
+                }
+                // First tail above v (new indexes are distinct, so none equals it); the last
+                // tail is above it, and after one row moved forward, v usually replaces it.
+                var lo = 0, hi = length - 1
+                if hi > 0, tailValue[hi - 1] < v {
+                    lo = hi
+                } else if hi > Self.tailBlock {
+                    // The block from the samples (they fit the cache), then within it.
+                    var a = 0, b = (length - 1) / Self.tailBlock
+                    while a < b {
+                        let mid = (a + b + 1) >> 1
+                        if tailSample[mid] < v { a = mid } else { b = mid - 1 }
+                    }
+                    if tailSample[a] < v {
+                        lo = a * Self.tailBlock + 1
+                        hi = min(hi, lo - 1 + Self.tailBlock)
+                    } else {
+                        hi = 0
+                    }
+                }
+                while lo < hi {
+                    let mid = (lo + hi) >> 1
+                    if tailValue[mid] < v { lo = mid + 1 } else { hi = mid }
+                }
+                // The predecessor's new index: its old index is looked up only on the way back.
+                pred[i] = lo == 0 ? -1 : tailValue[lo - 1]
+                tailValue[lo] = v
+                if lo & (Self.tailBlock - 1) == 0 { tailSample[lo / Self.tailBlock] = v }
+                if lo == length - 1 {
+                    lastWord |= bit
+                    lastValue = v
+                }
+            }
+            extends[w] = extendsWord
+            last[w] = lastWord
+        }
+        precondition(deleted == count, "KeyedDiffer: expected \(count) deleted rows, found \(deleted)")
+        // Back from the last tail. The predecessor of a row that extended the subsequence is
+        // the nearest row below it in `last`, so the chain takes every row in `last` below
+        // such a row down to the first that did not extend (which has a stored
+        // predecessor): a word of them at a time.
+        stay.update(repeating: 0, count: words)
+        var x = length > 0 ? Int(n2o[Int(tailValue[length - 1])]) : -1
+        while x >= 0 {
+            var w = x >> 6
+            let bit: UInt64 = 1 << UInt64(x & 63)
+            if extends[w] & bit == 0 {
+                stay[w] |= bit
+                x = pred[x] < 0 ? -1 : Int(n2o[Int(pred[x])])
                 continue
             }
-            // First tail above v (new indexes are distinct, so none equals it); the last
-            // tail is above it, and after one row moved forward, v usually replaces it.
-            var lo = 0, hi = length - 1
-            if hi > 0, tailValue[hi - 1] < v { lo = hi }
-            while lo < hi {
-                let mid = (lo + hi) >> 1
-                if tailValue[mid] < v { lo = mid + 1 } else { hi = mid }
+            // Rows of `last` up to x, then the highest that did not extend, if any.
+            var chain = last[w] & (bit | (bit &- 1))
+            while true {
+                let stored = chain & ~extends[w]
+                if stored != 0 {
+                    let top = 63 - stored.leadingZeroBitCount
+                    stay[w] |= chain & ~((1 << UInt64(top)) &- 1)
+                    let p = pred[w << 6 | top]
+                    x = p < 0 ? -1 : Int(n2o[Int(p)])
+                    break
+                }
+                stay[w] |= chain
+                if w == 0 {
+                    x = -1
+                    break
+                }
+                w -= 1
+                chain = last[w]
             }
-            pred[i] = lo == 0 ? -1 : tailRow[lo - 1]
-            tailRow[lo] = row
-            tailValue[lo] = v
-            if lo == length - 1 {
-                lastRow = row
-                lastValue = v
-            }
-        }
-        var x = length > 0 ? Int(tailRow[length - 1]) : -1
-        while x >= 0 {
-            let p = Int(pred[x])
-            pred[x] = Self.stays
-            x = p
         }
         return length
     }
+
+    /// Tails per entry of `tailSamples`: 64 values, four cache lines.
+    static let tailBlock = 64
 }
