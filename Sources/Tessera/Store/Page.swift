@@ -67,12 +67,14 @@ struct Page {
     /// `layout.hasItems`.
     @inline(__always) var itemHeights: UnsafeMutablePointer<UInt32> { (base + layout.items).assumingMemoryBound(to: UInt32.self) }
 
-    /// Recomputes the group sums after rows `0..<count` changed (groups past them are 0);
-    /// returns the page's total height.
+    /// Recomputes the group sums after rows `from..<count` changed (groups past them are
+    /// 0; the groups before `from`'s are kept); returns the page's total height.
     @discardableResult
-    func refreshGroups(count: Int) -> Int64 {
+    func refreshGroups(from: Int = 0, count: Int) -> Int64 {
+        let first = min(from / Self.groupRows, layout.groups)
         var total: Int64 = 0
-        for g in 0..<layout.groups {
+        for g in 0..<first { total &+= Int64(groupHeights[g]) }
+        for g in first..<layout.groups {
             let from = min(g * Self.groupRows, count), to = min(from + Self.groupRows, count)
             let sum = heightSum(from, to)
             groupHeights[g] = UInt32(sum)
@@ -198,12 +200,17 @@ struct Page {
 
     /// Sum of the heights of rows `from..<to`, in 1/64 pt.
     func heightSum(_ from: Int, _ to: Int) -> Int64 {
+        var sum: Int64 = 0, i = from
+        while i &+ 8 <= to {
+            sum &+= heightSum8(i)
+            i &+= 8
+        }
         var low: UInt64 = 0, high: UInt64 = 0
         let l = heightLow, h = heightHigh
-        for i in from..<to {
+        for i in i..<max(i, to) {
             low &+= UInt64(l[i])
             high &+= UInt64(h[i])
         }
-        return Int64(low &+ high << 16)
+        return sum &+ Int64(low &+ high << 16)
     }
 }

@@ -47,6 +47,19 @@ struct ApplyPlan {
         }
     }
 
+    /// The plan entries of the page holding old rows `rows`, whose staying rows start at
+    /// rank `stayRank`, given where the page before ended (`ri`, `ai`): the ends of its
+    /// removed and added entries, and its staying rows. Added rows placed after a page's
+    /// last staying row belong to that page.
+    func extent(ofPage rows: Range<Int>, stayRank: Int, _ ri: Int, _ ai: Int) -> (removedEnd: Int, addedEnd: Int, staying: Int) {
+        var re = ri
+        while re < removed.count, removed[re] < rows.upperBound { re += 1 }
+        let staying = rows.count - (re - ri)
+        var ae = ai
+        while ae < added.count, rank(ae) <= stayRank + staying { ae += 1 }
+        return (re, ae, staying)
+    }
+
     /// Staying rows (neither removed nor added) before added entry `p`: the entry goes
     /// right after the staying row of rank `rank(p) - 1` (first of all when 0).
     @inline(__always) func rank(_ p: Int) -> Int { added[p] - p }
@@ -123,6 +136,10 @@ struct CapturedRows {
     var heights: [UInt32] = [], text: [UInt32] = []
     /// Item heights, when the pages have the column.
     var items: [UInt32] = []
+    /// The page each captured move source was on, where its index entry still points
+    /// until the row is written at its new place (one re-pointed entry, not a removal and
+    /// an insertion).
+    var leaves: [UInt32] = []
 
     init(capacity: Int, items hasItems: Bool) {
         ids.reserveCapacity(capacity); versions.reserveCapacity(capacity)
@@ -219,49 +236,95 @@ extension RowStore {
         if text.deadBytes > max(text.liveBytes, 1 << 20) { compactText() }
     }
 
-    /// Captures the move sources (in `batch.moves` order) and takes their index entries.
-    mutating func captureMoves(_ plan: ApplyPlan) -> CapturedRows {
+    /// Captures the move sources (in old order, one walk along the pages) and the page of
+    /// each; their index entries stay until they are written at their new place.
+    /// `order[k]` is the captured position of `batch.moves[k]`.
+    mutating func captureMoves(_ plan: ApplyPlan) -> (rows: CapturedRows, order: [Int32]) {
         let moves = plan.batch.moves
         var captured = CapturedRows(capacity: moves.count, items: layout.hasItems)
-        for mv in moves {
-            let found = tree.leaf(containingRow: mv.from)
-            captured.append(page(ofLeaf: found.leaf), found.slot)
+        captured.leaves.reserveCapacity(moves.count)
+        var order = [Int32](repeating: -1, count: moves.count)
+        var leaf = tree.firstLeaf, leafStart = 0
+        for (r, i) in plan.removed.enumerated() where plan.removedMove[r] >= 0 {
+            while i >= leafStart + rowCount(ofLeaf: leaf) {
+                leafStart += rowCount(ofLeaf: leaf)
+                leaf = tree.leaves[Int(leaf)].next
+            }
+            order[Int(plan.removedMove[r])] = Int32(captured.ids.count)
+            captured.append(page(ofLeaf: leaf), i - leafStart)
+            captured.leaves.append(leaf)
         }
-        for (k, mv) in moves.enumerated() {
-            index.remove(captured.ids[k], page: tree.leaf(containingRow: mv.from).leaf)
+        return (captured, order)
+    }
+
+    /// Writes the row of added entry `a` of the plan at `slot` of `page` (on `leaf`) and
+    /// indexes it there: an inserted row from `rows`, or a captured moved row, whose entry
+    /// is re-pointed from its old page.
+    mutating func writeAdded(
+        _ a: Int, _ plan: ApplyPlan, _ rows: RowColumns, _ moved: (rows: CapturedRows, order: [Int32]), into page: Page, at slot: Int, leaf: UInt32
+    ) {
+        let m = Int(plan.addedMove[a])
+        if m >= 0 {
+            let k = Int(moved.order[m])
+            moved.rows.write(k, into: page, at: slot)
+            if moved.rows.leaves[k] != leaf { index.move(moved.rows.ids[k], from: moved.rows.leaves[k], to: leaf) }
+        } else {
+            let j = plan.added[a]
+            writeNewRows(rows, j..<(j + 1), into: page, at: slot, leaf: leaf)
         }
-        return captured
+    }
+
+    /// Where one page's new rows go besides the page itself. `carry` rows pushed from the
+    /// page before wait in the scratch page, indexed here already, and come first; the
+    /// first `pull` of the page's own new rows go to the end of page `prev`; the last
+    /// `push` go to the scratch page, indexed on page `next`, which takes them first.
+    struct Spill {
+        var carry = 0, pull = 0, push = 0
+        var prev = HeightTree.none, next = HeightTree.none
     }
 
     /// The incremental path: each page with a removed row or an added row attached to it
-    /// is rewritten once, in place when its new rows fit, else through the scratch page and
-    /// split; a page left empty is freed; then neighbours that fit in one page are merged.
+    /// is rewritten once, in place when its new rows fit. A page that overflows hands the
+    /// rows over the top to a neighbour with room (the end of the page before, else the
+    /// front of the page after), so only those rows change pages; when neither has room
+    /// it is rewritten through the scratch page and split. A page left empty is freed;
+    /// then neighbours that fit in one page are merged.
     mutating func merge(_ plan: ApplyPlan, _ rows: RowColumns) {
-        let captured = captureMoves(plan)
+        let moved = captureMoves(plan)
         if tree.firstLeaf == HeightTree.none, !plan.added.isEmpty {
             // Rows into an empty store: one empty page to attach them to.
             tree.insertLeaf(tree.allocateLeaf(page: Page.allocate(layout).base), after: HeightTree.none)
         }
         let scratchPage = Page(scratch, layout)
         var leaf = tree.firstLeaf
-        var oldStart = 0, stayRank = 0, ri = 0, ai = 0
+        var oldStart = 0, stayRank = 0, ri = 0, ai = 0, carry = 0
         var shrank = false
-        // Per page, reused: runs of staying rows (old slot, new slot, length) and where
-        // added rows go (plan entry, new slot).
+        // Per page, reused: runs of staying rows (old slot, new position, length) and the
+        // new positions of added rows (plan entry, new position).
         var runs: [(from: Int, to: Int, count: Int)] = [], placed: [(entry: Int, slot: Int)] = []
         while leaf != HeightTree.none {
             let next = tree.leaves[Int(leaf)].next
             let old = rowCount(ofLeaf: leaf), oldEnd = oldStart + old
-            var re = ri
-            while re < plan.removed.count, plan.removed[re] < oldEnd { re += 1 }
-            let stayHere = old - (re - ri)
-            var ae = ai
-            while ae < plan.added.count, plan.rank(ae) <= stayRank + stayHere { ae += 1 }
-            let total = stayHere + (ae - ai)
-            if (re > ri || ae > ai) && total > 0 && total <= pageCapacity {
-                rewriteInPlace(leaf, oldStart: oldStart, stayRank: stayRank, removed: ri..<re, added: ai..<ae, plan, rows, captured, &runs, &placed)
-                if total < old { shrank = true }
-            } else if re > ri || ae > ai {
+            let (re, ae, stayHere) = plan.extent(ofPage: oldStart..<oldEnd, stayRank: stayRank, ri, ai)
+            let total = stayHere + (ae - ai), changed = re > ri || ae > ai
+            var spill = Spill(carry: carry)
+            if carry == 0, total > pageCapacity {
+                let over = total - pageCapacity, prev = tree.leaves[Int(leaf)].prev
+                if prev != HeightTree.none, pageCapacity - rowCount(ofLeaf: prev) >= over {
+                    spill.pull = over
+                    spill.prev = prev
+                } else if next != HeightTree.none {
+                    let n = plan.extent(ofPage: oldEnd..<(oldEnd + rowCount(ofLeaf: next)), stayRank: stayRank + stayHere, re, ae)
+                    if n.staying + (n.addedEnd - ae) + over <= pageCapacity {
+                        spill.push = over
+                        spill.next = next
+                    }
+                }
+            }
+            if carry > 0 || (changed && total > 0 && total - spill.pull - spill.push <= pageCapacity) {
+                rewriteInPlace(leaf, oldStart: oldStart, stayRank: stayRank, removed: ri..<re, added: ai..<ae, spill, plan, rows, moved, &runs, &placed)
+                if carry + total - spill.pull - spill.push < old { shrank = true }
+            } else if changed {
                 let page = page(ofLeaf: leaf), oldHeight = tree.leaves[Int(leaf)].height
                 scratchPage.copyRows(from: page, at: 0, to: 0, count: old)
                 for r in ri..<re where plan.removedMove[r] < 0 {
@@ -277,7 +340,7 @@ extension RowStore {
                     var rank = stayRank, a = ai, r = ri, slot = 0
                     // Added rows that precede every staying row of this page (rank 0 only).
                     while a < ae, plan.rank(a) <= rank {
-                        out.writeAdded(a, plan, rows, captured, &self)
+                        out.writeAdded(a, plan, rows, moved, &self)
                         a += 1
                     }
                     while slot < old {
@@ -294,7 +357,7 @@ extension RowStore {
                         rank += end - slot
                         slot = end
                         while a < ae, plan.rank(a) <= rank {
-                            out.writeAdded(a, plan, rows, captured, &self)
+                            out.writeAdded(a, plan, rows, moved, &self)
                             a += 1
                         }
                     }
@@ -302,6 +365,7 @@ extension RowStore {
                     if total < old { shrank = true }
                 }
             }
+            carry = spill.push
             oldStart = oldEnd
             stayRank += stayHere
             ri = re
@@ -311,14 +375,16 @@ extension RowStore {
         if shrank { mergeSparsePages() }
     }
 
-    /// Rewrites a page whose new rows fit in it without a copy: deleted rows leave the
-    /// index and the arena, runs of staying rows shift in place (those moving towards the
-    /// front in ascending order, those moving back in descending order, so none overwrites
-    /// a run not yet moved), then added rows fill the gaps. Rows before the first change
-    /// stay where they are.
+    /// Rewrites a page whose new rows fit in it (after `spill`) without a copy: deleted
+    /// rows leave the index and the arena; the rows handed to a neighbour go first, while
+    /// nothing in the page has moved; then runs of staying rows shift in place (those
+    /// moving towards the front in ascending order, those moving back in descending order,
+    /// so none overwrites a run not yet moved); then carried rows and added rows fill the
+    /// gaps. Rows before the first change stay where they are, and only their groups'
+    /// height sums are kept.
     mutating func rewriteInPlace(
-        _ leaf: UInt32, oldStart: Int, stayRank: Int, removed: Range<Int>, added: Range<Int>,
-        _ plan: ApplyPlan, _ rows: RowColumns, _ captured: CapturedRows,
+        _ leaf: UInt32, oldStart: Int, stayRank: Int, removed: Range<Int>, added: Range<Int>, _ spill: Spill,
+        _ plan: ApplyPlan, _ rows: RowColumns, _ moved: (rows: CapturedRows, order: [Int32]),
         _ runs: inout [(from: Int, to: Int, count: Int)], _ placed: inout [(entry: Int, slot: Int)]
     ) {
         let page = page(ofLeaf: leaf), old = rowCount(ofLeaf: leaf), oldHeight = tree.leaves[Int(leaf)].height
@@ -329,6 +395,7 @@ extension RowStore {
         }
         runs.removeAll(keepingCapacity: true)
         placed.removeAll(keepingCapacity: true)
+        // Positions among the page's own new rows.
         var rank = stayRank, a = added.lowerBound, r = removed.lowerBound, slot = 0, to = 0
         while a < added.upperBound, plan.rank(a) <= rank {
             placed.append((a, to))
@@ -353,19 +420,65 @@ extension RowStore {
                 a += 1
             }
         }
-        for run in runs where run.to < run.from { page.copyRows(from: page, at: run.from, to: run.to, count: run.count) }
-        for run in runs.reversed() where run.to > run.from { page.copyRows(from: page, at: run.from, to: run.to, count: run.count) }
-        for (entry, s) in placed {
-            let k = Int(plan.addedMove[entry])
-            if k >= 0 {
-                captured.write(k, into: page, at: s)
-                index.insert(captured.ids[k], page: leaf)
-            } else {
-                let j = plan.added[entry]
-                writeNewRows(rows, j..<(j + 1), into: page, at: s, leaf: leaf)
+        // Positions below `pull` go to the page before, from `keep` on to the scratch page,
+        // the rest to slot position + `shift` here.
+        let keep = to - spill.push, shift = spill.carry - spill.pull, count = to + shift - spill.push
+        precondition(spill.carry == 0 || spill.pull + spill.push == 0, "RowStore.apply: a page both takes and hands over rows")
+        let scratchPage = Page(scratch, layout)
+        let prevPage = spill.pull > 0 ? self.page(ofLeaf: spill.prev) : page, prevCount = spill.pull > 0 ? rowCount(ofLeaf: spill.prev) : 0
+        if spill.pull + spill.push > 0 {
+            for run in runs {
+                let lead = min(max(spill.pull - run.to, 0), run.count)
+                if lead > 0 {
+                    prevPage.copyRows(from: page, at: run.from, to: prevCount + run.to, count: lead)
+                    for t in 0..<lead { index.move(page.ids[run.from + t], from: leaf, to: spill.prev) }
+                }
+                let tail = max(keep, run.to), n = run.to + run.count - tail
+                if n > 0 {
+                    scratchPage.copyRows(from: page, at: run.from + tail - run.to, to: tail - keep, count: n)
+                    for t in 0..<n { index.move(scratchPage.ids[tail - keep + t], from: leaf, to: spill.next) }
+                }
             }
         }
-        tree.adjust(leaf: leaf, rows: to - old, height: page.refreshGroups(count: to) - oldHeight)
+        // What stays in the page, and the first slot whose row changes.
+        var first = min(old, count)
+        func inPage(_ run: (from: Int, to: Int, count: Int)) -> (from: Int, to: Int, count: Int) {
+            let lo = max(run.to, spill.pull), hi = min(run.to + run.count, keep)
+            return (run.from + lo - run.to, lo + shift, max(hi - lo, 0))
+        }
+        for run in runs {
+            let part = inPage(run)
+            if part.to < part.from, part.count > 0 {
+                page.copyRows(from: page, at: part.from, to: part.to, count: part.count)
+                first = min(first, part.to)
+            }
+        }
+        for run in runs.reversed() {
+            let part = inPage(run)
+            if part.to > part.from, part.count > 0 {
+                page.copyRows(from: page, at: part.from, to: part.to, count: part.count)
+                first = min(first, part.from)
+            }
+        }
+        if spill.carry > 0 {
+            page.copyRows(from: scratchPage, at: 0, to: 0, count: spill.carry)
+            first = 0
+        }
+        for (entry, position) in placed {
+            if position < spill.pull {
+                writeAdded(entry, plan, rows, moved, into: prevPage, at: prevCount + position, leaf: spill.prev)
+            } else if position >= keep {
+                writeAdded(entry, plan, rows, moved, into: scratchPage, at: position - keep, leaf: spill.next)
+            } else {
+                writeAdded(entry, plan, rows, moved, into: page, at: position + shift, leaf: leaf)
+                first = min(first, position + shift)
+            }
+        }
+        if spill.pull > 0 {
+            let height = prevPage.refreshGroups(from: prevCount, count: prevCount + spill.pull)
+            tree.adjust(leaf: spill.prev, rows: spill.pull, height: height - tree.leaves[Int(spill.prev)].height)
+        }
+        tree.adjust(leaf: leaf, rows: count - old, height: page.refreshGroups(from: first, count: count) - oldHeight)
     }
 
     /// Merges every pair of neighbouring pages that fits in one.
@@ -573,16 +686,11 @@ struct PageWriter {
     }
 
     /// Added entry `a` of the plan: an inserted row from `rows` or a captured moved row.
-    mutating func writeAdded(_ a: Int, _ plan: ApplyPlan, _ rows: RowColumns, _ captured: CapturedRows, _ store: inout RowStore) {
+    mutating func writeAdded(
+        _ a: Int, _ plan: ApplyPlan, _ rows: RowColumns, _ moved: (rows: CapturedRows, order: [Int32]), _ store: inout RowStore
+    ) {
         advanceIfFull(&store)
-        let k = Int(plan.addedMove[a])
-        if k >= 0 {
-            captured.write(k, into: page, at: filled)
-            store.index.insert(captured.ids[k], page: leaf)
-        } else {
-            let j = plan.added[a]
-            store.writeNewRows(rows, j..<(j + 1), into: page, at: filled, leaf: leaf)
-        }
+        store.writeAdded(a, plan, rows, moved, into: page, at: filled, leaf: leaf)
         filled += 1
     }
 
