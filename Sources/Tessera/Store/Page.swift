@@ -200,17 +200,20 @@ struct Page {
 
     /// Sum of the heights of rows `from..<to`, in 1/64 pt.
     func heightSum(_ from: Int, _ to: Int) -> Int64 {
-        var sum: Int64 = 0, i = from
+        // Eight lanes per plane, reduced once (a lane adds at most 512 values of a 4096-row
+        // page: no overflow in 32 bits).
+        var lows = SIMD8<UInt32>(), highs = SIMD8<UInt32>(), i = from
         while i &+ 8 <= to {
-            sum &+= heightSum8(i)
+            lows &+= SIMD8<UInt32>(truncatingIfNeeded: UnsafeRawPointer(heightLow + i).loadUnaligned(as: SIMD8<UInt16>.self))
+            highs &+= SIMD8<UInt32>(truncatingIfNeeded: UnsafeRawPointer(heightHigh + i).loadUnaligned(as: SIMD8<UInt8>.self))
             i &+= 8
         }
-        var low: UInt64 = 0, high: UInt64 = 0
+        var low = UInt64(lows.wrappedSum()), high = UInt64(highs.wrappedSum())
         let l = heightLow, h = heightHigh
         for i in i..<max(i, to) {
             low &+= UInt64(l[i])
             high &+= UInt64(h[i])
         }
-        return sum &+ Int64(low &+ high << 16)
+        return Int64(low &+ high << 16)
     }
 }

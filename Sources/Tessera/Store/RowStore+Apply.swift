@@ -140,6 +140,9 @@ struct CapturedRows {
     /// until the row is written at its new place (one re-pointed entry, not a removal and
     /// an insertion).
     var leaves: [UInt32] = []
+    /// `order[k]`: the captured position of `batch.moves[k]` (sources are captured in old
+    /// order).
+    var order: [Int32] = []
 
     init(capacity: Int, items hasItems: Bool) {
         ids.reserveCapacity(capacity); versions.reserveCapacity(capacity)
@@ -238,36 +241,35 @@ extension RowStore {
 
     /// Captures the move sources (in old order, one walk along the pages) and the page of
     /// each; their index entries stay until they are written at their new place.
-    /// `order[k]` is the captured position of `batch.moves[k]`.
-    mutating func captureMoves(_ plan: ApplyPlan) -> (rows: CapturedRows, order: [Int32]) {
+    mutating func captureMoves(_ plan: ApplyPlan) -> CapturedRows {
         let moves = plan.batch.moves
         var captured = CapturedRows(capacity: moves.count, items: layout.hasItems)
         captured.leaves.reserveCapacity(moves.count)
-        var order = [Int32](repeating: -1, count: moves.count)
+        captured.order = [Int32](repeating: -1, count: moves.count)
         var leaf = tree.firstLeaf, leafStart = 0
         for (r, i) in plan.removed.enumerated() where plan.removedMove[r] >= 0 {
             while i >= leafStart + rowCount(ofLeaf: leaf) {
                 leafStart += rowCount(ofLeaf: leaf)
                 leaf = tree.leaves[Int(leaf)].next
             }
-            order[Int(plan.removedMove[r])] = Int32(captured.ids.count)
+            captured.order[Int(plan.removedMove[r])] = Int32(captured.ids.count)
             captured.append(page(ofLeaf: leaf), i - leafStart)
             captured.leaves.append(leaf)
         }
-        return (captured, order)
+        return captured
     }
 
     /// Writes the row of added entry `a` of the plan at `slot` of `page` (on `leaf`) and
     /// indexes it there: an inserted row from `rows`, or a captured moved row, whose entry
     /// is re-pointed from its old page.
     mutating func writeAdded(
-        _ a: Int, _ plan: ApplyPlan, _ rows: RowColumns, _ moved: (rows: CapturedRows, order: [Int32]), into page: Page, at slot: Int, leaf: UInt32
+        _ a: Int, _ plan: ApplyPlan, _ rows: RowColumns, _ moved: CapturedRows, into page: Page, at slot: Int, leaf: UInt32
     ) {
         let m = Int(plan.addedMove[a])
         if m >= 0 {
             let k = Int(moved.order[m])
-            moved.rows.write(k, into: page, at: slot)
-            if moved.rows.leaves[k] != leaf { index.move(moved.rows.ids[k], from: moved.rows.leaves[k], to: leaf) }
+            moved.write(k, into: page, at: slot)
+            if moved.leaves[k] != leaf { index.move(moved.ids[k], from: moved.leaves[k], to: leaf) }
         } else {
             let j = plan.added[a]
             writeNewRows(rows, j..<(j + 1), into: page, at: slot, leaf: leaf)
@@ -275,20 +277,22 @@ extension RowStore {
     }
 
     /// Where one page's new rows go besides the page itself. `carry` rows pushed from the
-    /// page before wait in the scratch page, indexed here already, and come first; the
-    /// first `pull` of the page's own new rows go to the end of page `prev`; the last
-    /// `push` go to the scratch page, indexed on page `next`, which takes them first.
+    /// page before wait in `carried`, indexed here already, and come first; the first
+    /// `pull` of the page's rows go to the end of page `prev`; the last `push` go to
+    /// `pushed`, indexed on page `next`, which takes them first.
     struct Spill {
         var carry = 0, pull = 0, push = 0
         var prev = HeightTree.none, next = HeightTree.none
+        var carried: Page, pushed: Page
     }
 
     /// The incremental path: each page with a removed row or an added row attached to it
     /// is rewritten once, in place when its new rows fit. A page that overflows hands the
-    /// rows over the top to a neighbour with room (the end of the page before, else the
-    /// front of the page after), so only those rows change pages; when neither has room
-    /// it is rewritten through the scratch page and split. A page left empty is freed;
-    /// then neighbours that fit in one page are merged.
+    /// rows over the top to its neighbours: the end of the page before as far as it has
+    /// room, then the front of the page after, which passes on what it cannot hold in
+    /// turn, as long as the rows changing pages that way are fewer than a split would move
+    /// (an eighth of a page); otherwise it is rewritten through the scratch page and split.
+    /// A page left empty is freed; then neighbours that fit in one page are merged.
     mutating func merge(_ plan: ApplyPlan, _ rows: RowColumns) {
         let moved = captureMoves(plan)
         if tree.firstLeaf == HeightTree.none, !plan.added.isEmpty {
@@ -296,6 +300,10 @@ extension RowStore {
             tree.insertLeaf(tree.allocateLeaf(page: Page.allocate(layout).base), after: HeightTree.none)
         }
         let scratchPage = Page(scratch, layout)
+        // Rows handed on wait in one buffer while the next page fills the other (the
+        // second allocated only for a page that takes rows and hands rows on).
+        var carried = scratchPage, spare: Page? = nil, allocated: UnsafeMutableRawPointer? = nil
+        defer { if let allocated { Jemalloc.free(allocated) } }
         var leaf = tree.firstLeaf
         var oldStart = 0, stayRank = 0, ri = 0, ai = 0, carry = 0
         var shrank = false
@@ -306,24 +314,37 @@ extension RowStore {
             let next = tree.leaves[Int(leaf)].next
             let old = rowCount(ofLeaf: leaf), oldEnd = oldStart + old
             let (re, ae, stayHere) = plan.extent(ofPage: oldStart..<oldEnd, stayRank: stayRank, ri, ai)
-            let total = stayHere + (ae - ai), changed = re > ri || ae > ai
-            var spill = Spill(carry: carry)
-            if carry == 0, total > pageCapacity {
-                let over = total - pageCapacity, prev = tree.leaves[Int(leaf)].prev
-                if prev != HeightTree.none, pageCapacity - rowCount(ofLeaf: prev) >= over {
-                    spill.pull = over
+            let total = carry + stayHere + (ae - ai), changed = re > ri || ae > ai
+            var spill = Spill(carry: carry, carried: carried, pushed: carried)
+            if total > pageCapacity {
+                var over = total - pageCapacity
+                let prev = tree.leaves[Int(leaf)].prev
+                if carry == 0, prev != HeightTree.none {
+                    spill.pull = min(over, pageCapacity - rowCount(ofLeaf: prev))
                     spill.prev = prev
-                } else if next != HeightTree.none {
-                    let n = plan.extent(ofPage: oldEnd..<(oldEnd + rowCount(ofLeaf: next)), stayRank: stayRank + stayHere, re, ae)
-                    if n.staying + (n.addedEnd - ae) + over <= pageCapacity {
-                        spill.push = over
-                        spill.next = next
+                    over -= spill.pull
+                }
+                // A page that takes rows hands its overflow on: the chain was checked where
+                // it started.
+                if over > 0, carry > 0 || chainEnds(after: leaf, handing: over, oldStart: oldEnd, stayRank: stayRank + stayHere, re, ae, plan) {
+                    spill.push = over
+                    spill.next = next
+                    if carry > 0 {
+                        if spare == nil {
+                            spare = Page.allocate(layout)
+                            allocated = spare!.base
+                        }
+                        spill.pushed = spare!
+                        spare = carried
                     }
+                } else if over > 0 {
+                    spill.pull = 0
                 }
             }
             if carry > 0 || (changed && total > 0 && total - spill.pull - spill.push <= pageCapacity) {
+                precondition(total - spill.pull - spill.push <= pageCapacity, "RowStore.apply: a chain of pages handing rows on ran out of room")
                 rewriteInPlace(leaf, oldStart: oldStart, stayRank: stayRank, removed: ri..<re, added: ai..<ae, spill, plan, rows, moved, &runs, &placed)
-                if carry + total - spill.pull - spill.push < old { shrank = true }
+                if total - spill.pull - spill.push < old { shrank = true }
             } else if changed {
                 let page = page(ofLeaf: leaf), oldHeight = tree.leaves[Int(leaf)].height
                 scratchPage.copyRows(from: page, at: 0, to: 0, count: old)
@@ -366,6 +387,7 @@ extension RowStore {
                 }
             }
             carry = spill.push
+            carried = spill.pushed
             oldStart = oldEnd
             stayRank += stayHere
             ri = re
@@ -373,6 +395,23 @@ extension RowStore {
             leaf = next
         }
         if shrank { mergeSparsePages() }
+    }
+
+    /// Whether `over` rows handed to the pages after `leaf` (old rows from `oldStart`, the
+    /// plan from staying rank `stayRank` and entries `ri`, `ai`) come to rest, each page
+    /// passing on what it cannot hold, with fewer rows changing pages than a split moves.
+    func chainEnds(after leaf: UInt32, handing over: Int, oldStart: Int, stayRank: Int, _ ri: Int, _ ai: Int, _ plan: ApplyPlan) -> Bool {
+        var l = tree.leaves[Int(leaf)].next, start = oldStart, rank = stayRank, r = ri, a = ai
+        var carry = over, handed = 0
+        while carry > 0 {
+            handed += carry
+            guard l != HeightTree.none, handed <= pageCapacity / 8 else { return false }
+            let n = rowCount(ofLeaf: l)
+            let (re, ae, staying) = plan.extent(ofPage: start..<(start + n), stayRank: rank, r, a)
+            carry = max(0, carry + staying + (ae - a) - pageCapacity)
+            (start, rank, r, a, l) = (start + n, rank + staying, re, ae, tree.leaves[Int(l)].next)
+        }
+        return true
     }
 
     /// Rewrites a page whose new rows fit in it (after `spill`) without a copy: deleted
@@ -384,7 +423,7 @@ extension RowStore {
     /// height sums are kept.
     mutating func rewriteInPlace(
         _ leaf: UInt32, oldStart: Int, stayRank: Int, removed: Range<Int>, added: Range<Int>, _ spill: Spill,
-        _ plan: ApplyPlan, _ rows: RowColumns, _ moved: (rows: CapturedRows, order: [Int32]),
+        _ plan: ApplyPlan, _ rows: RowColumns, _ moved: CapturedRows,
         _ runs: inout [(from: Int, to: Int, count: Int)], _ placed: inout [(entry: Int, slot: Int)]
     ) {
         let page = page(ofLeaf: leaf), old = rowCount(ofLeaf: leaf), oldHeight = tree.leaves[Int(leaf)].height
@@ -420,11 +459,10 @@ extension RowStore {
                 a += 1
             }
         }
-        // Positions below `pull` go to the page before, from `keep` on to the scratch page,
+        // Positions below `pull` go to the page before, from `keep` on to `pushed`,
         // the rest to slot position + `shift` here.
         let keep = to - spill.push, shift = spill.carry - spill.pull, count = to + shift - spill.push
-        precondition(spill.carry == 0 || spill.pull + spill.push == 0, "RowStore.apply: a page both takes and hands over rows")
-        let scratchPage = Page(scratch, layout)
+        precondition(spill.carry == 0 || spill.pull == 0, "RowStore.apply: a page takes rows from both sides")
         let prevPage = spill.pull > 0 ? self.page(ofLeaf: spill.prev) : page, prevCount = spill.pull > 0 ? rowCount(ofLeaf: spill.prev) : 0
         if spill.pull + spill.push > 0 {
             for run in runs {
@@ -435,8 +473,8 @@ extension RowStore {
                 }
                 let tail = max(keep, run.to), n = run.to + run.count - tail
                 if n > 0 {
-                    scratchPage.copyRows(from: page, at: run.from + tail - run.to, to: tail - keep, count: n)
-                    for t in 0..<n { index.move(scratchPage.ids[tail - keep + t], from: leaf, to: spill.next) }
+                    spill.pushed.copyRows(from: page, at: run.from + tail - run.to, to: tail - keep, count: n)
+                    for t in 0..<n { index.move(spill.pushed.ids[tail - keep + t], from: leaf, to: spill.next) }
                 }
             }
         }
@@ -461,14 +499,14 @@ extension RowStore {
             }
         }
         if spill.carry > 0 {
-            page.copyRows(from: scratchPage, at: 0, to: 0, count: spill.carry)
+            page.copyRows(from: spill.carried, at: 0, to: 0, count: spill.carry)
             first = 0
         }
         for (entry, position) in placed {
             if position < spill.pull {
                 writeAdded(entry, plan, rows, moved, into: prevPage, at: prevCount + position, leaf: spill.prev)
             } else if position >= keep {
-                writeAdded(entry, plan, rows, moved, into: scratchPage, at: position - keep, leaf: spill.next)
+                writeAdded(entry, plan, rows, moved, into: spill.pushed, at: position - keep, leaf: spill.next)
             } else {
                 writeAdded(entry, plan, rows, moved, into: page, at: position + shift, leaf: leaf)
                 first = min(first, position + shift)
@@ -687,7 +725,7 @@ struct PageWriter {
 
     /// Added entry `a` of the plan: an inserted row from `rows` or a captured moved row.
     mutating func writeAdded(
-        _ a: Int, _ plan: ApplyPlan, _ rows: RowColumns, _ moved: (rows: CapturedRows, order: [Int32]), _ store: inout RowStore
+        _ a: Int, _ plan: ApplyPlan, _ rows: RowColumns, _ moved: CapturedRows, _ store: inout RowStore
     ) {
         advanceIfFull(&store)
         store.writeAdded(a, plan, rows, moved, into: page, at: filled, leaf: leaf)
