@@ -174,6 +174,15 @@ struct Page {
         tess_prefetch(ids + guess)
     }
 
+    /// Starts loading the whole page.
+    @inline(__always) func prefetch() {
+        var offset = 0
+        while offset < layout.bytes {
+            tess_prefetch(base + offset)
+            offset &+= 64
+        }
+    }
+
     static func allocate(_ layout: Layout) -> Page {
         Page(Jemalloc.allocate(bytes: layout.bytes), layout)
     }

@@ -1,3 +1,5 @@
+import CJemalloc
+
 /// A `DiffBatch` turned into what the pages need: which old rows leave their place and
 /// which new positions are filled, both ascending, with the moves tied to each side.
 /// Built once per batch (a few arrays per batch, nothing per row).
@@ -239,24 +241,52 @@ extension RowStore {
         if text.deadBytes > max(text.liveBytes, 1 << 20) { compactText() }
     }
 
-    /// Captures the move sources (in old order, one walk along the pages) and the page of
-    /// each; their index entries stay until they are written at their new place.
-    mutating func captureMoves(_ plan: ApplyPlan) -> CapturedRows {
-        let moves = plan.batch.moves
+    /// Takes the removed rows out before any page changes: deleted rows leave the index
+    /// and the arena, move sources are captured with the page they were on (their index
+    /// entries stay until they are written at their new place). One walk along the pages
+    /// finds them; then each row's columns, index slot and text record are loaded a few
+    /// rows ahead, so the misses of different rows overlap.
+    mutating func detachRemoved(_ plan: ApplyPlan) -> CapturedRows {
+        let moves = plan.batch.moves, n = plan.removed.count
         var captured = CapturedRows(capacity: moves.count, items: layout.hasItems)
         captured.leaves.reserveCapacity(moves.count)
         captured.order = [Int32](repeating: -1, count: moves.count)
+        var found = [(leaf: UInt32, slot: Int32)]()
+        found.reserveCapacity(n)
         var leaf = tree.firstLeaf, leafStart = 0
-        for (r, i) in plan.removed.enumerated() where plan.removedMove[r] >= 0 {
+        for i in plan.removed {
             while i >= leafStart + rowCount(ofLeaf: leaf) {
                 leafStart += rowCount(ofLeaf: leaf)
                 leaf = tree.leaves[Int(leaf)].next
             }
-            captured.order[Int(plan.removedMove[r])] = Int32(captured.ids.count)
-            captured.append(page(ofLeaf: leaf), i - leafStart)
-            captured.leaves.append(leaf)
+            found.append((leaf, Int32(i - leafStart)))
+            if found.count <= 16 { prefetchRow(found[found.count - 1]) }
+        }
+        for r in 0..<n {
+            if r + 16 < n { prefetchRow(found[r + 16]) }
+            if r + 8 < n {
+                let (l, slot) = (found[r + 8].leaf, Int(found[r + 8].slot)), page = page(ofLeaf: l)
+                index.prefetch(page.ids[slot])
+                if plan.removedMove[r + 8] < 0 { text.prefetch(page.text[slot]) }
+            }
+            let (l, slot) = (found[r].leaf, Int(found[r].slot)), page = page(ofLeaf: l)
+            let m = Int(plan.removedMove[r])
+            if m >= 0 {
+                captured.order[m] = Int32(captured.ids.count)
+                captured.append(page, slot)
+                captured.leaves.append(l)
+            } else {
+                index.remove(page.ids[slot], page: l)
+                text.release(page.text[slot])
+            }
         }
         return captured
+    }
+
+    @inline(__always) func prefetchRow(_ at: (leaf: UInt32, slot: Int32)) {
+        let page = page(ofLeaf: at.leaf), s = Int(at.slot)
+        tess_prefetch(page.ids + s)
+        tess_prefetch(page.text + s)
     }
 
     /// Writes the row of added entry `a` of the plan at `slot` of `page` (on `leaf`) and
@@ -294,7 +324,7 @@ extension RowStore {
     /// (an eighth of a page); otherwise it is rewritten through the scratch page and split.
     /// A page left empty is freed; then neighbours that fit in one page are merged.
     mutating func merge(_ plan: ApplyPlan, _ rows: RowColumns) {
-        let moved = captureMoves(plan)
+        let moved = detachRemoved(plan)
         if tree.firstLeaf == HeightTree.none, !plan.added.isEmpty {
             // Rows into an empty store: one empty page to attach them to.
             tree.insertLeaf(tree.allocateLeaf(page: Page.allocate(layout).base), after: HeightTree.none)
@@ -314,6 +344,13 @@ extension RowStore {
             let next = tree.leaves[Int(leaf)].next
             let old = rowCount(ofLeaf: leaf), oldEnd = oldStart + old
             let (re, ae, stayHere) = plan.extent(ofPage: oldStart..<oldEnd, stayRank: stayRank, ri, ai)
+            // The next page's columns and the index slots of the rows about to be added
+            // load while this page is rewritten.
+            if next != HeightTree.none { page(ofLeaf: next).prefetch() }
+            for a in ae..<min(ae + 8, plan.added.count) {
+                let m = Int(plan.addedMove[a])
+                index.prefetch(m >= 0 ? moved.ids[Int(moved.order[m])] : rows.ids[plan.added[a]])
+            }
             let total = carry + stayHere + (ae - ai), changed = re > ri || ae > ai
             var spill = Spill(carry: carry, carried: carried, pushed: carried)
             if total > pageCapacity {
@@ -348,11 +385,6 @@ extension RowStore {
             } else if changed {
                 let page = page(ofLeaf: leaf), oldHeight = tree.leaves[Int(leaf)].height
                 scratchPage.copyRows(from: page, at: 0, to: 0, count: old)
-                for r in ri..<re where plan.removedMove[r] < 0 {
-                    let slot = plan.removed[r] - oldStart
-                    index.remove(scratchPage.ids[slot], page: leaf)
-                    text.release(scratchPage.text[slot])
-                }
                 if total == 0 {
                     tree.removeLeaf(leaf)
                     Jemalloc.free(page.base)
@@ -427,11 +459,6 @@ extension RowStore {
         _ runs: inout [(from: Int, to: Int, count: Int)], _ placed: inout [(entry: Int, slot: Int)]
     ) {
         let page = page(ofLeaf: leaf), old = rowCount(ofLeaf: leaf), oldHeight = tree.leaves[Int(leaf)].height
-        for r in removed where plan.removedMove[r] < 0 {
-            let slot = plan.removed[r] - oldStart
-            index.remove(page.ids[slot], page: leaf)
-            text.release(page.text[slot])
-        }
         runs.removeAll(keepingCapacity: true)
         placed.removeAll(keepingCapacity: true)
         // Positions among the page's own new rows.
