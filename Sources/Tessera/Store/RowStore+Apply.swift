@@ -195,10 +195,29 @@ extension RowStore {
             if let h = rows.heights, !LayoutUnit.isValidRowHeight(h[j]) { throw .invalidHeight(h[j]) }
             if let t = rows.text { textBytes += try validateText(t, row: j) }
         }
-        for j in batch.inserts { try check(j) }
-        for j in batch.updatedNewIndexes { try check(j) }
+        for list in [batch.inserts, batch.updatedNewIndexes] {
+            for k in list.indices {
+                if k + 8 < list.count { Self.prefetchRow(rows, list[k + 8], text: k + 4 >= list.count ? -1 : list[k + 4]) }
+                try check(list[k])
+            }
+        }
         guard text.used + textBytes <= TextArena.maximumBytes else {
             throw .capacityExceeded("text arena over \(TextArena.maximumBytes) bytes")
+        }
+    }
+
+    /// Starts loading the columns of new row `j` and the text of new row `textRow` (whose
+    /// offsets were loaded before; -1 for none): the rows of a batch lie far apart, so
+    /// loading a few ahead overlaps their misses.
+    @inline(__always) static func prefetchRow(_ rows: RowColumns, _ j: Int, text textRow: Int) {
+        tess_prefetch(rows.kinds.baseAddress! + j)
+        if let h = rows.heights { tess_prefetch(h.baseAddress! + j) }
+        if let v = rows.versions { tess_prefetch(v.baseAddress! + j) }
+        guard let t = rows.text, t.slotsPerRow > 0, t.utf8.count > 0 else { return }
+        tess_prefetch(t.offsets.baseAddress! + j * t.slotsPerRow)
+        if textRow >= 0 {
+            let at = min(max(t.offsets[textRow * t.slotsPerRow], 0), t.utf8.count - 1)
+            tess_prefetch(t.utf8.baseAddress! + at)
         }
     }
 
@@ -344,12 +363,24 @@ extension RowStore {
             let next = tree.leaves[Int(leaf)].next
             let old = rowCount(ofLeaf: leaf), oldEnd = oldStart + old
             let (re, ae, stayHere) = plan.extent(ofPage: oldStart..<oldEnd, stayRank: stayRank, ri, ai)
-            // The next page's columns and the index slots of the rows about to be added
-            // load while this page is rewritten.
-            if next != HeightTree.none { page(ofLeaf: next).prefetch() }
+            // The next page's rows from about its first change on (those that shift), and
+            // the index slots and values of the rows about to be added, load while this
+            // page is rewritten.
+            if next != HeightTree.none {
+                let n = rowCount(ofLeaf: next)
+                var first = n
+                if re < plan.removed.count { first = min(first, plan.removed[re] - oldEnd) }
+                if ae < plan.added.count { first = min(first, plan.rank(ae) - stayRank - stayHere) }
+                page(ofLeaf: next).prefetch(rows: max(first, 0)..<n)
+            }
             for a in ae..<min(ae + 8, plan.added.count) {
                 let m = Int(plan.addedMove[a])
-                index.prefetch(m >= 0 ? moved.ids[Int(moved.order[m])] : rows.ids[plan.added[a]])
+                if m >= 0 {
+                    index.prefetch(moved.ids[Int(moved.order[m])])
+                } else {
+                    index.prefetch(rows.ids[plan.added[a]])
+                    Self.prefetchRow(rows, plan.added[a], text: plan.added[a])
+                }
             }
             let total = carry + stayHere + (ae - ai), changed = re > ri || ae > ai
             var spill = Spill(carry: carry, carried: carried, pushed: carried)
@@ -616,19 +647,34 @@ extension RowStore {
     /// Updated rows (new positions, ascending) take their new kind, version and text; their
     /// heights and flags follow `mode`.
     mutating func applyUpdates(_ batch: DiffBatch, _ rows: RowColumns, _ mode: UpdateHeights) {
-        guard !batch.updatedNewIndexes.isEmpty else { return }
+        let updated = batch.updatedNewIndexes, n = updated.count
+        guard n > 0 else { return }
         let measured = RowFlags.measured.rawValue, dirty = RowFlags.dirty.rawValue
-        var leaf = HeightTree.none, leafRow = 0, leafCount = 0, delta: Int64 = 0
-        for j in batch.updatedNewIndexes {
-            if leaf == HeightTree.none || j >= leafRow + leafCount {
+        // Where each updated row is, in one walk along the pages; then each row's page
+        // slot, old text record and new values load a few rows ahead.
+        var found = [(leaf: UInt32, slot: Int32)]()
+        found.reserveCapacity(n)
+        var l = tree.firstLeaf, start = 0
+        for j in updated {
+            while j >= start + rowCount(ofLeaf: l) {
+                start += rowCount(ofLeaf: l)
+                l = tree.leaves[Int(l)].next
+            }
+            found.append((l, Int32(j - start)))
+        }
+        var leaf = HeightTree.none, delta: Int64 = 0
+        for (k, j) in updated.enumerated() {
+            if k + 8 < n {
+                tess_prefetch(page(ofLeaf: found[k + 8].leaf).text + Int(found[k + 8].slot))
+                Self.prefetchRow(rows, updated[k + 8], text: updated[k + 4])
+            }
+            if k + 4 < n { text.prefetch(page(ofLeaf: found[k + 4].leaf).text[Int(found[k + 4].slot)]) }
+            if found[k].leaf != leaf {
                 if leaf != HeightTree.none, delta != 0 { tree.adjust(leaf: leaf, rows: 0, height: delta) }
-                let found = tree.leaf(containingRow: j)
-                leaf = found.leaf
-                leafRow = found.leafRow
-                leafCount = rowCount(ofLeaf: leaf)
+                leaf = found[k].leaf
                 delta = 0
             }
-            let page = page(ofLeaf: leaf), s = j - leafRow
+            let page = page(ofLeaf: leaf), s = Int(found[k].slot)
             text.release(page.text[s])
             let kind = rows.kinds[j]
             page.kinds[s] = kind
