@@ -240,9 +240,10 @@ extension RowStore {
     /// Applies a validated plan: deleted rows leave, moved rows go to their new place
     /// with their height, flags, text and version, inserted rows come from `rows` (their
     /// new positions), updated rows take their new kind, version and text. Nothing here
-    /// throws. Only pages holding a change are rewritten, each once (O(changes · log n +
-    /// touched pages)); when the batch replaces more rows than it keeps, the pages are
-    /// rebuilt from scratch instead, which indexes each row once.
+    /// throws. Only pages holding a change, and the neighbours that take an overflowing
+    /// page's rows, are rewritten, each once (O(changes + touched pages), plus O(log n)
+    /// per page whose summary changes); when the batch replaces more rows than it keeps,
+    /// the pages are rebuilt from scratch instead, which indexes each row once.
     mutating func apply(_ plan: ApplyPlan, _ rows: RowColumns, updates mode: UpdateHeights) {
         let batch = plan.batch
         guard !batch.isEmpty else { return }
