@@ -364,16 +364,9 @@ extension RowStore {
             let next = tree.leaves[Int(leaf)].next
             let old = rowCount(ofLeaf: leaf), oldEnd = oldStart + old
             let (re, ae, stayHere) = plan.extent(ofPage: oldStart..<oldEnd, stayRank: stayRank, ri, ai)
-            // The next page's rows from about its first change on (those that shift), and
-            // the index slots and values of the rows about to be added, load while this
-            // page is rewritten.
-            if next != HeightTree.none {
-                let n = rowCount(ofLeaf: next)
-                var first = n
-                if re < plan.removed.count { first = min(first, plan.removed[re] - oldEnd) }
-                if ae < plan.added.count { first = min(first, plan.rank(ae) - stayRank - stayHere) }
-                page(ofLeaf: next).prefetch(rows: max(first, 0)..<n)
-            }
+            // The next page, and the index slots and values of the rows about to be added,
+            // load while this page is rewritten.
+            if next != HeightTree.none { page(ofLeaf: next).prefetch() }
             for a in ae..<min(ae + 8, plan.added.count) {
                 let m = Int(plan.addedMove[a])
                 if m >= 0 {
