@@ -244,6 +244,96 @@ func checkBatch(_ result: AppliedBatch, old: [UInt64], oldKeys: [UInt64: (UInt64
         engine._checkInvariants()
     }
 
+    // MARK: Full pages
+
+    /// Rows per page, in order.
+    static func pageCounts(_ store: borrowing RowStore) -> [Int] {
+        var counts: [Int] = [], l = store.tree.firstLeaf
+        while l != HeightTree.none {
+            counts.append(store.rowCount(ofLeaf: l))
+            l = store.tree.leaves[Int(l)].next
+        }
+        return counts
+    }
+
+    /// An engine of `pages` full pages of 32 rows (measured), the same rows in `m`.
+    static func fullPages(_ pages: Int, _ m: StoreListModel, _ ids: inout IDSource) throws -> ListEngine {
+        var engine = try ListEngine(store: try RowStore(estimatedHeights: estimates, pageCapacity: 32, treeFanout: 4), viewport: m.viewport)
+        var text = RowText(slotsPerRow: slotsPerRow)
+        for r in 0..<(32 * pages) {
+            let row = ApplyModelRow(id: ids.next(), kind: UInt16(r % 3), version: 1, units: Int64(40 * 64 + r), measured: true, unread: false, slots: ["r\(r)", ""])
+            m.rows.append(row)
+            text.append(row.slots)
+        }
+        try engine.append(
+            ids: m.rows.map(\.id), kinds: m.rows.map(\.kind), heights: m.rows.map { Units.points($0.units) }, text: text,
+            versions: m.rows.map(\.version))
+        try engine.scroll(to: 1000)
+        m.scroll(to: 1000)
+        return engine
+    }
+
+    /// Applies `rows` (model rows in their new order) to both and checks the engine.
+    static func applyRows(_ rows: [ApplyModelRow], _ engine: inout ListEngine, _ m: StoreListModel, _ c: Checker) throws {
+        var text = RowText(slotsPerRow: slotsPerRow)
+        for r in rows { text.append(r.slots) }
+        let s = RowSnapshot(
+            ids: rows.map(\.id), kinds: rows.map(\.kind), versions: rows.map(\.version), text: text, heights: rows.map { Units.points($0.units) })
+        let old = m.rows.map(\.id)
+        let result = try engine.apply(s)
+        m.apply(s, slots: rows.map(\.slots), moved: Set(result.batch.moves.map { old[$0.from] }))
+        verifyStoreEngine(engine, m, slotsPerRow: slotsPerRow, c)
+    }
+
+    /// A full page that gains rows hands the rows over the top to the page before when it
+    /// has room, else to the page after, through full pages while few rows change pages
+    /// that way, and splits only when that would move more rows than a split.
+    @Test func overflowingFullPagesHandRowsToTheirNeighbours() throws {
+        let c = Checker("full pages")
+        let m = StoreListModel(estimates: Self.estimates, viewport: 300)
+        var ids = IDSource(seed: 77)
+        var engine = try Self.fullPages(8, m, &ids)
+        func fresh() -> ApplyModelRow {
+            ApplyModelRow(id: ids.next(), kind: 1, version: 1, units: 50 * 64, measured: true, unread: false, slots: ["new", "x"])
+        }
+        // Page 1 loses a row, page 2 gains one: page 1 takes page 2's first row.
+        var rows = m.rows
+        rows.remove(at: 40)
+        rows.insert(fresh(), at: 70)
+        try Self.applyRows(rows, &engine, m, c)
+        #expect(Self.pageCounts(engine.store) == Array(repeating: 32, count: 8))
+        // Page 5 loses a row, page 3 gains one: pages 3 and 4 hand one row on each.
+        rows = m.rows
+        rows.remove(at: 170)
+        rows.insert(fresh(), at: 100)
+        try Self.applyRows(rows, &engine, m, c)
+        #expect(Self.pageCounts(engine.store) == Array(repeating: 32, count: 8))
+        // A row moves from page 6 to page 0 and the last page gains one: page 0 would hand
+        // one row on through pages 1 to 5 (more rows changing pages than a split moves), so
+        // it splits; page 7 hands its first row to page 6.
+        rows = m.rows
+        rows.insert(rows.remove(at: 200), at: 3)
+        rows.append(fresh())
+        try Self.applyRows(rows, &engine, m, c)
+        let counts = Self.pageCounts(engine.store)
+        #expect(counts.count == 9 && counts[2...] == Array(repeating: 32, count: 7)[...])
+        // Moves, inserts and deletes spread at random: every page stays within its room.
+        var rng = SplitMix64(seed: 9)
+        for step in 0..<60 where c.ok {
+            c.context = "full pages, step \(step)"
+            rows = m.rows
+            for _ in 0..<rng.int(0...3) { rows.remove(at: rng.below(rows.count)) }
+            for _ in 0..<rng.int(0...4) { rows.insert(fresh(), at: rng.int(0...rows.count)) }
+            for _ in 0..<rng.int(0...3) { rows.insert(rows.remove(at: rng.below(rows.count)), at: rng.int(0...(rows.count - 1))) }
+            for _ in 0..<rng.int(0...2) {
+                let i = rng.below(rows.count)
+                rows[i].version += 1
+                rows[i].slots = ["u\(step)", ""]
+            }
+            try Self.applyRows(rows, &engine, m, c)
+        }
+    }
+
     // MARK: Profile-driven lists
 
     @Test(arguments: EngineEquivalenceTests.scenarios.prefix(10))

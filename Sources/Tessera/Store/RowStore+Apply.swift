@@ -1,3 +1,5 @@
+import CJemalloc
+
 /// A `DiffBatch` turned into what the pages need: which old rows leave their place and
 /// which new positions are filled, both ascending, with the moves tied to each side.
 /// Built once per batch (a few arrays per batch, nothing per row).
@@ -45,6 +47,19 @@ struct ApplyPlan {
                 m += 1
             }
         }
+    }
+
+    /// The plan entries of the page holding old rows `rows`, whose staying rows start at
+    /// rank `stayRank`, given where the page before ended (`ri`, `ai`): the ends of its
+    /// removed and added entries, and its staying rows. Added rows placed after a page's
+    /// last staying row belong to that page.
+    func extent(ofPage rows: Range<Int>, stayRank: Int, _ ri: Int, _ ai: Int) -> (removedEnd: Int, addedEnd: Int, staying: Int) {
+        var re = ri
+        while re < removed.count, removed[re] < rows.upperBound { re += 1 }
+        let staying = rows.count - (re - ri)
+        var ae = ai
+        while ae < added.count, rank(ae) <= stayRank + staying { ae += 1 }
+        return (re, ae, staying)
     }
 
     /// Staying rows (neither removed nor added) before added entry `p`: the entry goes
@@ -123,6 +138,13 @@ struct CapturedRows {
     var heights: [UInt32] = [], text: [UInt32] = []
     /// Item heights, when the pages have the column.
     var items: [UInt32] = []
+    /// The page each captured move source was on, where its index entry still points
+    /// until the row is written at its new place (one re-pointed entry, not a removal and
+    /// an insertion).
+    var leaves: [UInt32] = []
+    /// `order[k]`: the captured position of `batch.moves[k]` (sources are captured in old
+    /// order).
+    var order: [Int32] = []
 
     init(capacity: Int, items hasItems: Bool) {
         ids.reserveCapacity(capacity); versions.reserveCapacity(capacity)
@@ -173,10 +195,29 @@ extension RowStore {
             if let h = rows.heights, !LayoutUnit.isValidRowHeight(h[j]) { throw .invalidHeight(h[j]) }
             if let t = rows.text { textBytes += try validateText(t, row: j) }
         }
-        for j in batch.inserts { try check(j) }
-        for j in batch.updatedNewIndexes { try check(j) }
+        for list in [batch.inserts, batch.updatedNewIndexes] {
+            for k in list.indices {
+                if k + 8 < list.count { Self.prefetchRow(rows, list[k + 8], text: k + 4 >= list.count ? -1 : list[k + 4]) }
+                try check(list[k])
+            }
+        }
         guard text.used + textBytes <= TextArena.maximumBytes else {
             throw .capacityExceeded("text arena over \(TextArena.maximumBytes) bytes")
+        }
+    }
+
+    /// Starts loading the columns of new row `j` and the text of new row `textRow` (whose
+    /// offsets were loaded before; -1 for none): the rows of a batch lie far apart, so
+    /// loading a few ahead overlaps their misses.
+    @inline(__always) static func prefetchRow(_ rows: RowColumns, _ j: Int, text textRow: Int) {
+        tess_prefetch(rows.kinds.baseAddress! + j)
+        if let h = rows.heights { tess_prefetch(h.baseAddress! + j) }
+        if let v = rows.versions { tess_prefetch(v.baseAddress! + j) }
+        guard let t = rows.text, t.slotsPerRow > 0, t.utf8.count > 0 else { return }
+        tess_prefetch(t.offsets.baseAddress! + j * t.slotsPerRow)
+        if textRow >= 0 {
+            let at = min(max(t.offsets[textRow * t.slotsPerRow], 0), t.utf8.count - 1)
+            tess_prefetch(t.utf8.baseAddress! + at)
         }
     }
 
@@ -199,9 +240,10 @@ extension RowStore {
     /// Applies a validated plan: deleted rows leave, moved rows go to their new place
     /// with their height, flags, text and version, inserted rows come from `rows` (their
     /// new positions), updated rows take their new kind, version and text. Nothing here
-    /// throws. Only pages holding a change are rewritten, each once (O(changes · log n +
-    /// touched pages)); when the batch replaces more rows than it keeps, the pages are
-    /// rebuilt from scratch instead, which indexes each row once.
+    /// throws. Only pages holding a change, and the neighbours that take an overflowing
+    /// page's rows, are rewritten, each once (O(changes + touched pages), plus O(log n)
+    /// per page whose summary changes); when the batch replaces more rows than it keeps,
+    /// the pages are rebuilt from scratch instead, which indexes each row once.
     mutating func apply(_ plan: ApplyPlan, _ rows: RowColumns, updates mode: UpdateHeights) {
         let batch = plan.batch
         guard !batch.isEmpty else { return }
@@ -219,56 +261,155 @@ extension RowStore {
         if text.deadBytes > max(text.liveBytes, 1 << 20) { compactText() }
     }
 
-    /// Captures the move sources (in `batch.moves` order) and takes their index entries.
-    mutating func captureMoves(_ plan: ApplyPlan) -> CapturedRows {
-        let moves = plan.batch.moves
+    /// Takes the removed rows out before any page changes: deleted rows leave the index
+    /// and the arena, move sources are captured with the page they were on (their index
+    /// entries stay until they are written at their new place). One walk along the pages
+    /// finds them; then each row's columns, index slot and text record are loaded a few
+    /// rows ahead, so the misses of different rows overlap.
+    mutating func detachRemoved(_ plan: ApplyPlan) -> CapturedRows {
+        let moves = plan.batch.moves, n = plan.removed.count
         var captured = CapturedRows(capacity: moves.count, items: layout.hasItems)
-        for mv in moves {
-            let found = tree.leaf(containingRow: mv.from)
-            captured.append(page(ofLeaf: found.leaf), found.slot)
+        captured.leaves.reserveCapacity(moves.count)
+        captured.order = [Int32](repeating: -1, count: moves.count)
+        var found = [(leaf: UInt32, slot: Int32)]()
+        found.reserveCapacity(n)
+        var leaf = tree.firstLeaf, leafStart = 0
+        for i in plan.removed {
+            while i >= leafStart + rowCount(ofLeaf: leaf) {
+                leafStart += rowCount(ofLeaf: leaf)
+                leaf = tree.leaves[Int(leaf)].next
+            }
+            found.append((leaf, Int32(i - leafStart)))
+            if found.count <= 16 { prefetchRow(found[found.count - 1]) }
         }
-        for (k, mv) in moves.enumerated() {
-            index.remove(captured.ids[k], page: tree.leaf(containingRow: mv.from).leaf)
+        for r in 0..<n {
+            if r + 16 < n { prefetchRow(found[r + 16]) }
+            if r + 8 < n {
+                let (l, slot) = (found[r + 8].leaf, Int(found[r + 8].slot)), page = page(ofLeaf: l)
+                index.prefetch(page.ids[slot])
+                if plan.removedMove[r + 8] < 0 { text.prefetch(page.text[slot]) }
+            }
+            let (l, slot) = (found[r].leaf, Int(found[r].slot)), page = page(ofLeaf: l)
+            let m = Int(plan.removedMove[r])
+            if m >= 0 {
+                captured.order[m] = Int32(captured.ids.count)
+                captured.append(page, slot)
+                captured.leaves.append(l)
+            } else {
+                index.remove(page.ids[slot], page: l)
+                text.release(page.text[slot])
+            }
         }
         return captured
     }
 
+    @inline(__always) func prefetchRow(_ at: (leaf: UInt32, slot: Int32)) {
+        let page = page(ofLeaf: at.leaf), s = Int(at.slot)
+        tess_prefetch(page.ids + s)
+        tess_prefetch(page.text + s)
+    }
+
+    /// Writes the row of added entry `a` of the plan at `slot` of `page` (on `leaf`) and
+    /// indexes it there: an inserted row from `rows`, or a captured moved row, whose entry
+    /// is re-pointed from its old page.
+    mutating func writeAdded(
+        _ a: Int, _ plan: ApplyPlan, _ rows: RowColumns, _ moved: CapturedRows, into page: Page, at slot: Int, leaf: UInt32
+    ) {
+        let m = Int(plan.addedMove[a])
+        if m >= 0 {
+            let k = Int(moved.order[m])
+            moved.write(k, into: page, at: slot)
+            if moved.leaves[k] != leaf { index.move(moved.ids[k], from: moved.leaves[k], to: leaf) }
+        } else {
+            let j = plan.added[a]
+            writeNewRows(rows, j..<(j + 1), into: page, at: slot, leaf: leaf)
+        }
+    }
+
+    /// Where one page's new rows go besides the page itself. `carry` rows pushed from the
+    /// page before wait in `carried`, indexed here already, and come first; the first
+    /// `pull` of the page's rows go to the end of page `prev`; the last `push` go to
+    /// `pushed`, indexed on page `next`, which takes them first.
+    struct Spill {
+        var carry = 0, pull = 0, push = 0
+        var prev = HeightTree.none, next = HeightTree.none
+        var carried: Page, pushed: Page
+    }
+
     /// The incremental path: each page with a removed row or an added row attached to it
-    /// is rewritten once, in place when its new rows fit, else through the scratch page and
-    /// split; a page left empty is freed; then neighbours that fit in one page are merged.
+    /// is rewritten once, in place when its new rows fit. A page that overflows hands the
+    /// rows over the top to its neighbours: the end of the page before as far as it has
+    /// room, then the front of the page after, which passes on what it cannot hold in
+    /// turn, as long as the rows changing pages that way are fewer than a split would move
+    /// (an eighth of a page); otherwise it is rewritten through the scratch page and split.
+    /// A page left empty is freed; then neighbours that fit in one page are merged.
     mutating func merge(_ plan: ApplyPlan, _ rows: RowColumns) {
-        let captured = captureMoves(plan)
+        let moved = detachRemoved(plan)
         if tree.firstLeaf == HeightTree.none, !plan.added.isEmpty {
             // Rows into an empty store: one empty page to attach them to.
             tree.insertLeaf(tree.allocateLeaf(page: Page.allocate(layout).base), after: HeightTree.none)
         }
         let scratchPage = Page(scratch, layout)
+        // Rows handed on wait in one buffer while the next page fills the other (the
+        // second allocated only for a page that takes rows and hands rows on).
+        var carried = scratchPage, spare: Page? = nil, allocated: UnsafeMutableRawPointer? = nil
+        defer { if let allocated { Jemalloc.free(allocated) } }
         var leaf = tree.firstLeaf
-        var oldStart = 0, stayRank = 0, ri = 0, ai = 0
+        var oldStart = 0, stayRank = 0, ri = 0, ai = 0, carry = 0
         var shrank = false
-        // Per page, reused: runs of staying rows (old slot, new slot, length) and where
-        // added rows go (plan entry, new slot).
+        // Per page, reused: runs of staying rows (old slot, new position, length) and the
+        // new positions of added rows (plan entry, new position).
         var runs: [(from: Int, to: Int, count: Int)] = [], placed: [(entry: Int, slot: Int)] = []
         while leaf != HeightTree.none {
             let next = tree.leaves[Int(leaf)].next
             let old = rowCount(ofLeaf: leaf), oldEnd = oldStart + old
-            var re = ri
-            while re < plan.removed.count, plan.removed[re] < oldEnd { re += 1 }
-            let stayHere = old - (re - ri)
-            var ae = ai
-            while ae < plan.added.count, plan.rank(ae) <= stayRank + stayHere { ae += 1 }
-            let total = stayHere + (ae - ai)
-            if (re > ri || ae > ai) && total > 0 && total <= pageCapacity {
-                rewriteInPlace(leaf, oldStart: oldStart, stayRank: stayRank, removed: ri..<re, added: ai..<ae, plan, rows, captured, &runs, &placed)
-                if total < old { shrank = true }
-            } else if re > ri || ae > ai {
+            let (re, ae, stayHere) = plan.extent(ofPage: oldStart..<oldEnd, stayRank: stayRank, ri, ai)
+            // The next page, and the index slots and values of the rows about to be added,
+            // load while this page is rewritten.
+            if next != HeightTree.none { page(ofLeaf: next).prefetch() }
+            for a in ae..<min(ae + 8, plan.added.count) {
+                let m = Int(plan.addedMove[a])
+                if m >= 0 {
+                    index.prefetch(moved.ids[Int(moved.order[m])])
+                } else {
+                    index.prefetch(rows.ids[plan.added[a]])
+                    Self.prefetchRow(rows, plan.added[a], text: plan.added[a])
+                }
+            }
+            let total = carry + stayHere + (ae - ai), changed = re > ri || ae > ai
+            var spill = Spill(carry: carry, carried: carried, pushed: carried)
+            if total > pageCapacity {
+                var over = total - pageCapacity
+                let prev = tree.leaves[Int(leaf)].prev
+                if carry == 0, prev != HeightTree.none {
+                    spill.pull = min(over, pageCapacity - rowCount(ofLeaf: prev))
+                    spill.prev = prev
+                    over -= spill.pull
+                }
+                // A page that takes rows hands its overflow on: the chain was checked where
+                // it started.
+                if over > 0, carry > 0 || chainEnds(after: leaf, handing: over, oldStart: oldEnd, stayRank: stayRank + stayHere, re, ae, plan) {
+                    spill.push = over
+                    spill.next = next
+                    if carry > 0 {
+                        if spare == nil {
+                            spare = Page.allocate(layout)
+                            allocated = spare!.base
+                        }
+                        spill.pushed = spare!
+                        spare = carried
+                    }
+                } else if over > 0 {
+                    spill.pull = 0
+                }
+            }
+            if carry > 0 || (changed && total > 0 && total - spill.pull - spill.push <= pageCapacity) {
+                precondition(total - spill.pull - spill.push <= pageCapacity, "RowStore.apply: a chain of pages handing rows on ran out of room")
+                rewriteInPlace(leaf, oldStart: oldStart, stayRank: stayRank, removed: ri..<re, added: ai..<ae, spill, plan, rows, moved, &runs, &placed)
+                if total - spill.pull - spill.push < old { shrank = true }
+            } else if changed {
                 let page = page(ofLeaf: leaf), oldHeight = tree.leaves[Int(leaf)].height
                 scratchPage.copyRows(from: page, at: 0, to: 0, count: old)
-                for r in ri..<re where plan.removedMove[r] < 0 {
-                    let slot = plan.removed[r] - oldStart
-                    index.remove(scratchPage.ids[slot], page: leaf)
-                    text.release(scratchPage.text[slot])
-                }
                 if total == 0 {
                     tree.removeLeaf(leaf)
                     Jemalloc.free(page.base)
@@ -277,7 +418,7 @@ extension RowStore {
                     var rank = stayRank, a = ai, r = ri, slot = 0
                     // Added rows that precede every staying row of this page (rank 0 only).
                     while a < ae, plan.rank(a) <= rank {
-                        out.writeAdded(a, plan, rows, captured, &self)
+                        out.writeAdded(a, plan, rows, moved, &self)
                         a += 1
                     }
                     while slot < old {
@@ -294,7 +435,7 @@ extension RowStore {
                         rank += end - slot
                         slot = end
                         while a < ae, plan.rank(a) <= rank {
-                            out.writeAdded(a, plan, rows, captured, &self)
+                            out.writeAdded(a, plan, rows, moved, &self)
                             a += 1
                         }
                     }
@@ -302,6 +443,8 @@ extension RowStore {
                     if total < old { shrank = true }
                 }
             }
+            carry = spill.push
+            carried = spill.pushed
             oldStart = oldEnd
             stayRank += stayHere
             ri = re
@@ -311,24 +454,39 @@ extension RowStore {
         if shrank { mergeSparsePages() }
     }
 
-    /// Rewrites a page whose new rows fit in it without a copy: deleted rows leave the
-    /// index and the arena, runs of staying rows shift in place (those moving towards the
-    /// front in ascending order, those moving back in descending order, so none overwrites
-    /// a run not yet moved), then added rows fill the gaps. Rows before the first change
-    /// stay where they are.
+    /// Whether `over` rows handed to the pages after `leaf` (old rows from `oldStart`, the
+    /// plan from staying rank `stayRank` and entries `ri`, `ai`) come to rest, each page
+    /// passing on what it cannot hold, with fewer rows changing pages than a split moves.
+    func chainEnds(after leaf: UInt32, handing over: Int, oldStart: Int, stayRank: Int, _ ri: Int, _ ai: Int, _ plan: ApplyPlan) -> Bool {
+        var l = tree.leaves[Int(leaf)].next, start = oldStart, rank = stayRank, r = ri, a = ai
+        var carry = over, handed = 0
+        while carry > 0 {
+            handed += carry
+            guard l != HeightTree.none, handed <= pageCapacity / 8 else { return false }
+            let n = rowCount(ofLeaf: l)
+            let (re, ae, staying) = plan.extent(ofPage: start..<(start + n), stayRank: rank, r, a)
+            carry = max(0, carry + staying + (ae - a) - pageCapacity)
+            (start, rank, r, a, l) = (start + n, rank + staying, re, ae, tree.leaves[Int(l)].next)
+        }
+        return true
+    }
+
+    /// Rewrites a page whose new rows fit in it (after `spill`) without a copy: deleted
+    /// rows leave the index and the arena; the rows handed to a neighbour go first, while
+    /// nothing in the page has moved; then runs of staying rows shift in place (those
+    /// moving towards the front in ascending order, those moving back in descending order,
+    /// so none overwrites a run not yet moved); then carried rows and added rows fill the
+    /// gaps. Rows before the first change stay where they are, and only their groups'
+    /// height sums are kept.
     mutating func rewriteInPlace(
-        _ leaf: UInt32, oldStart: Int, stayRank: Int, removed: Range<Int>, added: Range<Int>,
-        _ plan: ApplyPlan, _ rows: RowColumns, _ captured: CapturedRows,
+        _ leaf: UInt32, oldStart: Int, stayRank: Int, removed: Range<Int>, added: Range<Int>, _ spill: Spill,
+        _ plan: ApplyPlan, _ rows: RowColumns, _ moved: CapturedRows,
         _ runs: inout [(from: Int, to: Int, count: Int)], _ placed: inout [(entry: Int, slot: Int)]
     ) {
         let page = page(ofLeaf: leaf), old = rowCount(ofLeaf: leaf), oldHeight = tree.leaves[Int(leaf)].height
-        for r in removed where plan.removedMove[r] < 0 {
-            let slot = plan.removed[r] - oldStart
-            index.remove(page.ids[slot], page: leaf)
-            text.release(page.text[slot])
-        }
         runs.removeAll(keepingCapacity: true)
         placed.removeAll(keepingCapacity: true)
+        // Positions among the page's own new rows.
         var rank = stayRank, a = added.lowerBound, r = removed.lowerBound, slot = 0, to = 0
         while a < added.upperBound, plan.rank(a) <= rank {
             placed.append((a, to))
@@ -353,19 +511,64 @@ extension RowStore {
                 a += 1
             }
         }
-        for run in runs where run.to < run.from { page.copyRows(from: page, at: run.from, to: run.to, count: run.count) }
-        for run in runs.reversed() where run.to > run.from { page.copyRows(from: page, at: run.from, to: run.to, count: run.count) }
-        for (entry, s) in placed {
-            let k = Int(plan.addedMove[entry])
-            if k >= 0 {
-                captured.write(k, into: page, at: s)
-                index.insert(captured.ids[k], page: leaf)
-            } else {
-                let j = plan.added[entry]
-                writeNewRows(rows, j..<(j + 1), into: page, at: s, leaf: leaf)
+        // Positions below `pull` go to the page before, from `keep` on to `pushed`,
+        // the rest to slot position + `shift` here.
+        let keep = to - spill.push, shift = spill.carry - spill.pull, count = to + shift - spill.push
+        precondition(spill.carry == 0 || spill.pull == 0, "RowStore.apply: a page takes rows from both sides")
+        let prevPage = spill.pull > 0 ? self.page(ofLeaf: spill.prev) : page, prevCount = spill.pull > 0 ? rowCount(ofLeaf: spill.prev) : 0
+        if spill.pull + spill.push > 0 {
+            for run in runs {
+                let lead = min(max(spill.pull - run.to, 0), run.count)
+                if lead > 0 {
+                    prevPage.copyRows(from: page, at: run.from, to: prevCount + run.to, count: lead)
+                    for t in 0..<lead { index.move(page.ids[run.from + t], from: leaf, to: spill.prev) }
+                }
+                let tail = max(keep, run.to), n = run.to + run.count - tail
+                if n > 0 {
+                    spill.pushed.copyRows(from: page, at: run.from + tail - run.to, to: tail - keep, count: n)
+                    for t in 0..<n { index.move(spill.pushed.ids[tail - keep + t], from: leaf, to: spill.next) }
+                }
             }
         }
-        tree.adjust(leaf: leaf, rows: to - old, height: page.refreshGroups(count: to) - oldHeight)
+        // What stays in the page, and the first slot whose row changes.
+        var first = min(old, count)
+        func inPage(_ run: (from: Int, to: Int, count: Int)) -> (from: Int, to: Int, count: Int) {
+            let lo = max(run.to, spill.pull), hi = min(run.to + run.count, keep)
+            return (run.from + lo - run.to, lo + shift, max(hi - lo, 0))
+        }
+        for run in runs {
+            let part = inPage(run)
+            if part.to < part.from, part.count > 0 {
+                page.copyRows(from: page, at: part.from, to: part.to, count: part.count)
+                first = min(first, part.to)
+            }
+        }
+        for run in runs.reversed() {
+            let part = inPage(run)
+            if part.to > part.from, part.count > 0 {
+                page.copyRows(from: page, at: part.from, to: part.to, count: part.count)
+                first = min(first, part.from)
+            }
+        }
+        if spill.carry > 0 {
+            page.copyRows(from: spill.carried, at: 0, to: 0, count: spill.carry)
+            first = 0
+        }
+        for (entry, position) in placed {
+            if position < spill.pull {
+                writeAdded(entry, plan, rows, moved, into: prevPage, at: prevCount + position, leaf: spill.prev)
+            } else if position >= keep {
+                writeAdded(entry, plan, rows, moved, into: spill.pushed, at: position - keep, leaf: spill.next)
+            } else {
+                writeAdded(entry, plan, rows, moved, into: page, at: position + shift, leaf: leaf)
+                first = min(first, position + shift)
+            }
+        }
+        if spill.pull > 0 {
+            let height = prevPage.refreshGroups(from: prevCount, count: prevCount + spill.pull)
+            tree.adjust(leaf: spill.prev, rows: spill.pull, height: height - tree.leaves[Int(spill.prev)].height)
+        }
+        tree.adjust(leaf: leaf, rows: count - old, height: page.refreshGroups(from: first, count: count) - oldHeight)
     }
 
     /// Merges every pair of neighbouring pages that fits in one.
@@ -438,19 +641,34 @@ extension RowStore {
     /// Updated rows (new positions, ascending) take their new kind, version and text; their
     /// heights and flags follow `mode`.
     mutating func applyUpdates(_ batch: DiffBatch, _ rows: RowColumns, _ mode: UpdateHeights) {
-        guard !batch.updatedNewIndexes.isEmpty else { return }
+        let updated = batch.updatedNewIndexes, n = updated.count
+        guard n > 0 else { return }
         let measured = RowFlags.measured.rawValue, dirty = RowFlags.dirty.rawValue
-        var leaf = HeightTree.none, leafRow = 0, leafCount = 0, delta: Int64 = 0
-        for j in batch.updatedNewIndexes {
-            if leaf == HeightTree.none || j >= leafRow + leafCount {
+        // Where each updated row is, in one walk along the pages; then each row's page
+        // slot, old text record and new values load a few rows ahead.
+        var found = [(leaf: UInt32, slot: Int32)]()
+        found.reserveCapacity(n)
+        var l = tree.firstLeaf, start = 0
+        for j in updated {
+            while j >= start + rowCount(ofLeaf: l) {
+                start += rowCount(ofLeaf: l)
+                l = tree.leaves[Int(l)].next
+            }
+            found.append((l, Int32(j - start)))
+        }
+        var leaf = HeightTree.none, delta: Int64 = 0
+        for (k, j) in updated.enumerated() {
+            if k + 8 < n {
+                tess_prefetch(page(ofLeaf: found[k + 8].leaf).text + Int(found[k + 8].slot))
+                Self.prefetchRow(rows, updated[k + 8], text: updated[k + 4])
+            }
+            if k + 4 < n { text.prefetch(page(ofLeaf: found[k + 4].leaf).text[Int(found[k + 4].slot)]) }
+            if found[k].leaf != leaf {
                 if leaf != HeightTree.none, delta != 0 { tree.adjust(leaf: leaf, rows: 0, height: delta) }
-                let found = tree.leaf(containingRow: j)
-                leaf = found.leaf
-                leafRow = found.leafRow
-                leafCount = rowCount(ofLeaf: leaf)
+                leaf = found[k].leaf
                 delta = 0
             }
-            let page = page(ofLeaf: leaf), s = j - leafRow
+            let page = page(ofLeaf: leaf), s = Int(found[k].slot)
             text.release(page.text[s])
             let kind = rows.kinds[j]
             page.kinds[s] = kind
@@ -573,16 +791,11 @@ struct PageWriter {
     }
 
     /// Added entry `a` of the plan: an inserted row from `rows` or a captured moved row.
-    mutating func writeAdded(_ a: Int, _ plan: ApplyPlan, _ rows: RowColumns, _ captured: CapturedRows, _ store: inout RowStore) {
+    mutating func writeAdded(
+        _ a: Int, _ plan: ApplyPlan, _ rows: RowColumns, _ moved: CapturedRows, _ store: inout RowStore
+    ) {
         advanceIfFull(&store)
-        let k = Int(plan.addedMove[a])
-        if k >= 0 {
-            captured.write(k, into: page, at: filled)
-            store.index.insert(captured.ids[k], page: leaf)
-        } else {
-            let j = plan.added[a]
-            store.writeNewRows(rows, j..<(j + 1), into: page, at: filled, leaf: leaf)
-        }
+        store.writeAdded(a, plan, rows, moved, into: page, at: filled, leaf: leaf)
         filled += 1
     }
 

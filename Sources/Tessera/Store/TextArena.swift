@@ -1,3 +1,5 @@
+import CJemalloc
+
 /// One growable UTF-8 buffer holding every row's text slots, so a row's text costs a
 /// 4-byte reference and no heap object.
 ///
@@ -89,6 +91,9 @@ struct TextArena: ~Copyable {
         used += size
         return UInt32(record / 4)
     }
+
+    /// Starts loading a record's header.
+    @inline(__always) func prefetch(_ ref: UInt32) { tess_prefetch(base + Int(ref) * 4) }
 
     mutating func release(_ ref: UInt32) {
         if ref != 0 { deadBytes += recordSize(ref) }
