@@ -108,6 +108,50 @@ import Testing
     func restyledSegmentsEqualFreshlyPrepared(_ name: String) throws {
         let profile = try Profile.load(path: ProfileFixtures.path(name))
         let (kinds, text) = CellTextBatchTests.rows(profile)
+        try checkRestyled(name, profile, kinds, text)
+    }
+
+    /// Letter-spaced styles (all of fiori-android's): kept texts rescaled to other font
+    /// scales, where a width is the scaled unit sum plus the letter spacing per grapheme
+    /// cluster, equal texts prepared at that scale — with combining marks, ZWJ emoji,
+    /// default ignorables (leading, inside), Unicode spaces after words, terminators,
+    /// tabs, spaces inside a segment, and texts mixing the primary face with fallbacks.
+    @Test func letterSpacedRestyleEqualsFreshMeasurer() throws {
+        let profile = try Profile.load(path: ProfileFixtures.path("fiori-android"))
+        let m = try CellMeasurer(profile: profile, environment: LayoutEnvironment(width: 375, platform: profile.platforms[0]))
+        try #require(m.program.styles.contains { $0.letterSpacing != 0 })
+        let words = ["e\u{301}tude", "Grüße\u{2003}\u{2003}", "Welt", "\u{200B}lead", "a\u{AD}b", "👨‍👩‍👧", "family", "日本語\u{3000}", "テキスト",
+                     "Ελληνικά", "Привет", "tab\there", "line\r\nbreak", "( a", "x\u{2009}y", "\u{301}", "Zahlung,", "1.234,56 €", "—",
+                     "ﬁle", "ǅ", "\u{FEFF}", "MIXED日本Latin", "🇦🇹", "a\u{200D}b", "ẞ", "ő"]
+        let spr = profile.kinds.map(\.valueCount).max()!
+        var text = RowText(slotsPerRow: spr)
+        var kinds: [UInt16] = []
+        var seed: UInt64 = 11
+        func next(_ n: Int) -> Int {
+            seed = seed &* 6364136223846793005 &+ 1442695040888963407
+            return Int((seed >> 33) % UInt64(n))
+        }
+        for kind in profile.kinds {
+            for _ in 0..<16 {
+                var values = [String](repeating: "", count: spr)
+                for slot in kind.slots {
+                    guard let v = slot.valueIndex else { continue }
+                    switch slot.type {
+                    case "text", "button": values[v] = (0..<(1 + next(12))).map { _ in words[next(words.count)] }.joined(separator: next(4) == 0 ? "  " : " ")
+                    case "textList": values[v] = (0..<next(3)).map { _ in words[next(words.count)] }.joined(separator: "\u{1E}")
+                    default: break
+                    }
+                }
+                kinds.append(kind.code)
+                text.append(values)
+            }
+        }
+        try checkRestyled("fiori-android", profile, kinds, text)
+    }
+
+    /// Rows measured with a batch kept from the first platform at scale 1, brought to each
+    /// scale and platform, against fresh measurers (heights, and each kept segment's widths).
+    func checkRestyled(_ name: String, _ profile: Profile, _ kinds: [UInt16], _ text: RowText) throws {
         let platform = profile.platforms[0]
         let start = LayoutEnvironment(width: 375, platform: platform)
         let m = try CellMeasurer(profile: profile, environment: start)

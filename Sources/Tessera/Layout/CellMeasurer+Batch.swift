@@ -17,13 +17,15 @@
 /// style for its slot differs (a new font scale or platform), the text's segments are
 /// measured again in the new style on first use — segment boundaries do not depend on
 /// the style — and segments the primary face measures alone are rescaled rather than
-/// measured: with the built-in shaper and no letter spacing the text engine gives a
-/// segment whose scalars the primary face all maps (or that are default ignorable)
-/// `Float(units × size / unitsPerEm)`, `units` a whole sum of advances and kerning (from
-/// its printable-ASCII tables or `unscaledWidthInThisFace`), so the sum is recovered
-/// exactly from the kept width and scaled to the new size with the same expression. Which
-/// scalars the face maps is read from a bitmap of U+0000...U+07FF per font (Latin,
-/// Greek, Cyrillic and more); other segments are measured through the text engine.
+/// measured: with the built-in shaper the text engine gives the content (and likewise the
+/// trailing spaces) of a segment whose scalars the primary face all maps (or that are
+/// default ignorable) `Float(units × size / unitsPerEm + letterSpacing × clusters)`,
+/// `units` a whole sum of advances and kerning and `clusters` its grapheme clusters (the
+/// sum alone without letter spacing; letter spacing is in points and follows the font
+/// scale), so the sum is recovered exactly from the kept width and scaled to the new size
+/// with the same expression. Which scalars the face maps is read from a bitmap of
+/// U+0000...U+07FF per font (Latin, Greek, Cyrillic and more); other segments are
+/// measured through the text engine.
 ///
 /// **Line counts.** Each text keeps its last line count with the range of line widths
 /// over which every decision of the greedy fill comes out the same (each "does the next
@@ -49,11 +51,36 @@ public final class CellTextBatch {
     struct StyleState: Equatable {
         var identity: UInt64
         var size: Double
-        /// Built-in shaper and no letter spacing: a segment the primary face maps alone
-        /// is `Float(Double(units) * size / unitsPerEm)` wide.
-        var unitsLinear: Bool
+        /// Built-in shaper: a segment part (content or trailing spaces) of `clusters` grapheme
+        /// clusters that the primary face measures alone is `width(units:clusters:)` wide.
+        var builtIn: Bool
+        /// In points (a profile's letter spacing times the font scale).
+        var letterSpacing: Double
         var primary: ObjectIdentifier
         var unitsPerEm: Double
+        /// `unitsPerEm / size`, for recovering unit sums.
+        var unitsPerPoint: Double
+
+        /// What `TextLayoutEngine.runWidth` gives (stored in single precision) for a run of
+        /// the primary face whose advances and kerning sum to `units`: the scaled sum plus
+        /// the letter spacing per cluster, added only when there is letter spacing.
+        @inline(__always)
+        func width(units: Double, clusters: Int) -> Float {
+            let x = units * size / unitsPerEm
+            return Float(letterSpacing == 0 ? x : x + letterSpacing * Double(clusters))
+        }
+
+        /// The whole unit sum `width(units:clusters:)` turns into `w`, or nil past 2^22 units.
+        /// Below that, in units, `w`'s single-precision rounding is off by at most a quarter
+        /// (half a Float step of a width under 2^22 units), so rounding to the nearest whole
+        /// number recovers the sum (and no other sum gives `w`).
+        @inline(__always)
+        func units(of w: Float, clusters: Int) -> Double? {
+            let u = (letterSpacing == 0 ? Double(w) : Double(w) - letterSpacing * Double(clusters)) * unitsPerPoint
+            guard u.magnitude < 4_194_304, letterSpacing == 0 || Double(w).magnitude * unitsPerPoint < 4_194_304 else { return nil }
+            // Adding 1.5 × 2^52 leaves no fraction bits.
+            return (u + 0x1.8p52) - 0x1.8p52
+        }
     }
 
     /// Rows the batch was prepared for.
@@ -178,9 +205,8 @@ public final class CellTextBatch {
 
     static func state(_ style: TextStyle, _ engine: TextLayoutEngine) -> StyleState {
         let primary = style.fontChain.fonts[0]
-        return StyleState(identity: style.identity, size: style.size,
-                          unitsLinear: engine.usesBuiltInShaper && style.letterSpacing == 0,
-                          primary: ObjectIdentifier(primary), unitsPerEm: Double(primary.unitsPerEm))
+        return StyleState(identity: style.identity, size: style.size, builtIn: engine.usesBuiltInShaper, letterSpacing: style.letterSpacing,
+                          primary: ObjectIdentifier(primary), unitsPerEm: Double(primary.unitsPerEm), unitsPerPoint: Double(primary.unitsPerEm) / style.size)
     }
 
     /// A kept text's last line count and the line widths over which it holds: for a limit
@@ -228,9 +254,11 @@ public final class CellTextBatch {
         /// Per text: the index of the style state its segments are measured in.
         let measuredIn: UnsafeMutableBufferPointer<UInt16>
         /// Per text: `mappedAlone` (every scalar mapped by the primary face it was prepared
-        /// in, so its segments scale with the size in that face).
+        /// in, so its segments scale with the size in that face) and `printableASCII` (so a
+        /// grapheme cluster is a byte).
         let flags: UnsafeMutableBufferPointer<UInt8>
         static let mappedAlone: UInt8 = 1
+        static let printableASCII: UInt8 = 2
         let segments: UnsafeMutableBufferPointer<PreparedSegment>
         /// Per style of the program in use: its state's index (`adopt`).
         let current: UnsafeMutableBufferPointer<UInt16>
@@ -313,7 +341,7 @@ struct CellTextBatchBuilder {
         self.keeps = keeps
         let states = (0..<p.styles.count).map { CellTextBatch.state(p.styles[$0], measurer.textEngine) }
         self.states = states
-        coverages = (0..<p.styles.count).map { states[$0].unitsLinear ? measurer.primaryCoverage(p.styles[$0].fontChain.fonts[0]) : nil }
+        coverages = (0..<p.styles.count).map { states[$0].builtIn ? measurer.primaryCoverage(p.styles[$0].fontChain.fonts[0]) : nil }
         columns.first = [Int32](repeating: -1, count: rowCount * slotsPerRow)
         // Room for a typical list (about two kept texts of eight segments per row), so the
         // columns rarely grow by copying.
@@ -353,6 +381,9 @@ struct CellTextBatchBuilder {
                 columns.widest.append(widest)
                 columns.segments.append(contentsOf: engine.caches.pointee.segments.buffer)
                 var flags: UInt8 = 0
+                if let b = text.baseAddress, FaceCoverage.printableASCIIPrefix(b.assumingMemoryBound(to: UInt8.self), text.count) == text.count {
+                    flags |= CellTextBatch.View.printableASCII
+                }
                 if let coverage = coverages[Int(sp.style)], let b = text.baseAddress,
                    coverage.mapsAll(b.assumingMemoryBound(to: UInt8.self), text.count, p.styles[Int(sp.style)].fontChain.fonts[0]) {
                     flags |= CellTextBatch.View.mappedAlone
@@ -453,34 +484,52 @@ extension CellMeasurer {
         let batch = view.pointee
         let from = batch.states[Int(batch.measuredIn[t])], to = batch.states[Int(state)]
         let lo = Int(batch.segmentStart[t]), hi = Int(batch.segmentStart[t + 1])
-        let samePrimary = from.unitsLinear && to.unitsLinear && from.primary == to.primary
-        // Texts all mapped by this face (checked when prepared) need no check per segment.
+        let samePrimary = from.builtIn && to.builtIn && from.primary == to.primary
+        // With letter spacing a width also depends on the part's grapheme clusters.
+        let spaced = from.letterSpacing != 0 || to.letterSpacing != 0
+        // Texts all mapped by this face need no check per segment.
         let alone = samePrimary && batch.flags[t] & CellTextBatch.View.mappedAlone != 0
         let b = bytes.baseAddress.unsafelyUnwrapped.assumingMemoryBound(to: UInt8.self)
         var widest: Float = 0
         if alone {
-            // Every width of the text is `Float(units × size / unitsPerEm)` of a whole sum in
-            // the face and size it was measured in (the text engine computes no other for
-            // it), so the sum is recovered by rounding (see below) with no check per segment.
-            let back = from.unitsPerEm / from.size
-            var start = 0
-            for i in lo..<hi {
-                let w = batch.segments[i].width, ws = batch.segments[i].whitespaceWidth
-                let u = Double(w) * back, us = Double(ws) * back
-                if u < 4_194_304, us < 4_194_304 {
-                    let units = (u + 0x1.8p52) - 0x1.8p52, spaceUnits = (us + 0x1.8p52) - 0x1.8p52
-                    #if TESSERA_INVARIANTS
-                    precondition(Float(units * from.size / from.unitsPerEm) == w && Float(spaceUnits * from.size / from.unitsPerEm) == ws)
-                    #endif
-                    batch.segments[i].width = Float(units * to.size / to.unitsPerEm)
-                    batch.segments[i].whitespaceWidth = Float(spaceUnits * to.size / to.unitsPerEm)
-                } else {
-                    let m = textEngine.measureSegment(UnsafeRawPointer(b + start), batch.segments[i].end - start, p.styles[s])
-                    batch.segments[i].width = Float(m.width)
-                    batch.segments[i].whitespaceWidth = Float(m.whitespaceWidth)
+            // Every width of the text is `from.width(units:clusters:)` of a whole sum in the
+            // face it was measured in (the text engine computes no other for it), so the sum
+            // is recovered with no check per segment.
+            @inline(__always) func rescaleAll(_ clusters: (Int, Int) -> (content: Int, spaces: Int)?) {
+                var start = 0
+                for i in lo..<hi {
+                    let end = batch.segments[i].end
+                    let w = batch.segments[i].width, ws = batch.segments[i].whitespaceWidth
+                    if let c = clusters(start, end), let units = from.units(of: w, clusters: c.content),
+                       let spaceUnits = from.units(of: ws, clusters: c.spaces) {
+                        #if TESSERA_INVARIANTS
+                        precondition(from.width(units: units, clusters: c.content) == w && from.width(units: spaceUnits, clusters: c.spaces) == ws)
+                        #endif
+                        batch.segments[i].width = to.width(units: units, clusters: c.content)
+                        batch.segments[i].whitespaceWidth = to.width(units: spaceUnits, clusters: c.spaces)
+                        #if TESSERA_INVARIANTS
+                        checkRescaled(batch.segments[i], b + start, end - start, p.styles[s])
+                        #endif
+                    } else {
+                        let m = textEngine.measureSegment(UnsafeRawPointer(b + start), end - start, p.styles[s])
+                        batch.segments[i].width = Float(m.width)
+                        batch.segments[i].whitespaceWidth = Float(m.whitespaceWidth)
+                    }
+                    widest = Swift.max(widest, batch.segments[i].width)
+                    start = end
                 }
-                widest = Swift.max(widest, batch.segments[i].width)
-                start = batch.segments[i].end
+            }
+            if !spaced {
+                rescaleAll { _, _ in (0, 0) }
+            } else if batch.flags[t] & CellTextBatch.View.printableASCII != 0 {
+                // A cluster per byte; the trailing spaces are U+0020.
+                rescaleAll { start, end in
+                    var contentEnd = end
+                    while contentEnd > start && b[contentEnd - 1] == 0x20 { contentEnd -= 1 }
+                    return (contentEnd - start, end - contentEnd)
+                }
+            } else {
+                rescaleAll { start, end in Self.clusters(b, start, end) }
             }
         } else {
             let style = p.styles[s]
@@ -490,20 +539,18 @@ extension CellMeasurer {
             for i in lo..<hi {
                 let end = batch.segments[i].end
                 var scaled = false
-                if coverage?.mapsAll(b + start, end - start, primary) == true {
-                    // Below 2^22 units consecutive unit sums are more than two Float steps
-                    // apart, so rounding recovers the sum exactly; checked against the kept
-                    // width (the segment was measured through the text engine).
+                if coverage?.mapsAll(b + start, end - start, primary) == true, let c = spaced ? Self.clusters(b, start, end) : (content: 0, spaces: 0) {
+                    // The segment was measured through the text engine: the sums recovered
+                    // are checked against the kept widths.
                     let w = batch.segments[i].width, ws = batch.segments[i].whitespaceWidth
-                    let u = Double(w) * from.unitsPerEm / from.size, us = Double(ws) * from.unitsPerEm / from.size
-                    if u < 4_194_304, us < 4_194_304 {
-                        // Round to the nearest whole number: adding 1.5 × 2^52 leaves no fraction bits.
-                        let units = (u + 0x1.8p52) - 0x1.8p52, spaceUnits = (us + 0x1.8p52) - 0x1.8p52
-                        if Float(units * from.size / from.unitsPerEm) == w, Float(spaceUnits * from.size / from.unitsPerEm) == ws {
-                            batch.segments[i].width = Float(units * to.size / to.unitsPerEm)
-                            batch.segments[i].whitespaceWidth = Float(spaceUnits * to.size / to.unitsPerEm)
-                            scaled = true
-                        }
+                    if let units = from.units(of: w, clusters: c.content), let spaceUnits = from.units(of: ws, clusters: c.spaces),
+                       from.width(units: units, clusters: c.content) == w, from.width(units: spaceUnits, clusters: c.spaces) == ws {
+                        batch.segments[i].width = to.width(units: units, clusters: c.content)
+                        batch.segments[i].whitespaceWidth = to.width(units: spaceUnits, clusters: c.spaces)
+                        scaled = true
+                        #if TESSERA_INVARIANTS
+                        checkRescaled(batch.segments[i], b + start, end - start, style)
+                        #endif
                     }
                 }
                 if !scaled {
@@ -520,7 +567,57 @@ extension CellMeasurer {
         batch.lines[t] = CellTextBatch.LineMemo()
         batch.measuredIn[t] = state
         // The mapping flag holds for the face it was checked against.
-        if !samePrimary { batch.flags[t] = 0 }
+        if !samePrimary { batch.flags[t] &= ~CellTextBatch.View.mappedAlone }
+    }
+
+    #if TESSERA_INVARIANTS
+    /// A rescaled segment against the text engine measuring it from scratch (no cache).
+    func checkRescaled(_ segment: PreparedSegment, _ p: UnsafePointer<UInt8>, _ n: Int, _ style: TextStyle) {
+        let m = textEngine.measureUncached(UnsafeRawPointer(p), n, style)
+        precondition(Float(m.width) == segment.width && Float(m.whitespaceWidth) == segment.whitespaceWidth, "rescaled segment width differs from measuring it")
+    }
+    #endif
+
+    /// The grapheme clusters of segment `[start, end)` of valid UTF-8 in its content and in
+    /// its trailing spaces, as `TextLayoutEngine.runWidth` counts them for letter spacing
+    /// (over each part, split as `measureUncached` splits it), for a segment whose scalars
+    /// the primary face maps or are default ignorable. Nil when the content starts with a
+    /// default ignorable scalar: itemizing may give it (and its cluster) to a fallback face.
+    @inline(__always)
+    static func clusters(_ b: UnsafePointer<UInt8>, _ start: Int, _ end: Int) -> (content: Int, spaces: Int)? {
+        // Printable ASCII (most segments): a cluster per byte, the spaces U+0020 at the end.
+        var contentEnd = end
+        while contentEnd > start && b[contentEnd - 1] == 0x20 { contentEnd -= 1 }
+        if FaceCoverage.printableASCIIPrefix(b + start, contentEnd - start) == contentEnd - start { return (contentEnd - start, end - contentEnd) }
+        return otherClusters(b, start, end)
+    }
+
+    /// `clusters` for a segment that is not all printable ASCII: its own function, so the
+    /// ASCII path stays a few instructions.
+    @inline(never)
+    static func otherClusters(_ b: UnsafePointer<UInt8>, _ start: Int, _ end: Int) -> (content: Int, spaces: Int)? {
+        // Content ends after the last scalar that is neither a line-end space nor a
+        // terminator; the spaces are the line-end spaces after it (terminators end a segment,
+        // so none comes between), each its own cluster.
+        var contentEnd = start, spaces = 0
+        var i = start
+        while i < end {
+            let (v, length) = decodeValidUTF8(b, at: i)
+            i += length
+            if isLineTerminator(v) { continue }
+            if isLineEndSpace(v) {
+                spaces += 1
+            } else {
+                contentEnd = i
+                spaces = 0
+            }
+        }
+        guard contentEnd > start else { return (0, spaces) }
+        if isDefaultIgnorable(decodeValidUTF8(b, at: start).scalar) { return nil }
+        var it = GraphemeBreakIterator(validUTF8: UnsafeRawBufferPointer(start: b + start, count: contentEnd - start))
+        var content = 0
+        while it.next() != nil { content += 1 }
+        return (content, spaces)
     }
 
     /// The face's bitmap of the BMP: bit set where it maps the scalar or the scalar is
@@ -632,26 +729,24 @@ struct FaceCoverage {
         bits[1040] = printable ? 1 : 0
     }
 
+    /// Whether the face maps all printable ASCII.
+    var mapsPrintableASCII: Bool { bits[1040] != 0 }
+
     /// Whether every scalar of `n` bytes of valid UTF-8 is in the BMP and mapped by the
     /// face `face` (the face this bitmap is of) or default ignorable.
     @inline(__always)
     func mapsAll(_ p: UnsafePointer<UInt8>, _ n: Int, _ face: Font) -> Bool {
+        let ascii = mapsPrintableASCII
         var i = 0
-        if bits[1040] != 0 {
-            // Printable ASCII eight bytes at a time: no byte >= 0x80, none below 0x20 (the
-            // subtraction borrows into the high bit), none 0x7F.
-            let high: UInt64 = 0x8080_8080_8080_8080, ones: UInt64 = 0x0101_0101_0101_0101
-            while i + 8 <= n {
-                let w = UnsafeRawPointer(p + i).loadUnaligned(as: UInt64.self)
-                let x = w ^ (0x7F &* ones)
-                if (w & high) != 0 || ((w &- 0x20 &* ones) & ~w & high) != 0 || ((x &- ones) & ~x & high) != 0 { break }
-                i += 8
-            }
-        }
         while i < n {
             let b0 = UInt32(p[i])
             var v = b0
             if b0 < 0x80 {
+                // A run of printable ASCII at once (words between other scalars).
+                if ascii && b0 &- 0x20 < 0x5F {
+                    i += Self.printableASCIIPrefix(p + i, n - i)
+                    continue
+                }
                 i += 1
             } else if b0 < 0xE0 {
                 v = (b0 & 0x1F) << 6 | (UInt32(p[i + 1]) & 0x3F)
@@ -667,6 +762,23 @@ struct FaceCoverage {
             if bits[block] & (1 << UInt64(v & 63)) == 0 { return false }
         }
         return true
+    }
+
+    /// The length of the longest prefix of `n` bytes that is printable ASCII (U+0020...U+007E).
+    @inline(__always)
+    static func printableASCIIPrefix(_ p: UnsafePointer<UInt8>, _ n: Int) -> Int {
+        // Eight bytes at a time: no byte >= 0x80, none below 0x20 (the subtraction borrows
+        // into the high bit), none 0x7F.
+        let high: UInt64 = 0x8080_8080_8080_8080, ones: UInt64 = 0x0101_0101_0101_0101
+        var i = 0
+        while i + 8 <= n {
+            let w = UnsafeRawPointer(p + i).loadUnaligned(as: UInt64.self)
+            let x = w ^ (0x7F &* ones)
+            if (w & high) != 0 || ((w &- 0x20 &* ones) & ~w & high) != 0 || ((x &- ones) & ~x & high) != 0 { break }
+            i += 8
+        }
+        while i < n && p[i] &- 0x20 < 0x5F { i += 1 }
+        return i
     }
 
     func fill(_ block: Int, _ face: Font) {

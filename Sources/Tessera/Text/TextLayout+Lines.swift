@@ -189,7 +189,7 @@ extension TextLayoutEngine {
         return m
     }
 
-    private func measureUncached(_ p: UnsafeRawPointer, _ n: Int, _ style: TextStyle) -> SegmentMeasure {
+    func measureUncached(_ p: UnsafeRawPointer, _ n: Int, _ style: TextStyle) -> SegmentMeasure {
         let b = p.assumingMemoryBound(to: UInt8.self)
         if let m = measurePrintableASCII(b, n, style) { return m }
         // Content ends after the last scalar that is neither a line-end space nor a
