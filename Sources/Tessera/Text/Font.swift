@@ -302,6 +302,6 @@ final class PrintableASCIIMetrics: @unchecked Sendable {
     /// The width of `n` bytes at `p` in font units, or nil when a byte is not printable
     /// ASCII.
     func unscaledWidth(_ p: UnsafePointer<UInt8>, _ n: Int) -> Int? {
-        PrintableASCIITables(pairAdvances: pairAdvances, size: 0, unitsPerEm: 1).unscaledWidth(p, n)
+        PrintableASCIITables(pairAdvances: pairAdvances, size: 0, unitsPerEm: 1, letterSpacing: 0).unscaledWidth(p, n)
     }
 }

@@ -151,9 +151,8 @@ extension TextLayoutEngine {
         return measureSegment(p, n, style, hash: SegmentCache.hash(p, n, style: style.identity))
     }
 
-    /// A segment of printable ASCII in the built-in shaper without letter spacing, from the
-    /// primary face's ASCII tables: cheaper than a segment-cache lookup, so such segments
-    /// skip the cache. The same widths `measureUncached` gives (one face-0 run each for
+    /// A segment of printable ASCII in the built-in shaper, from the primary face's ASCII
+    /// tables: cheaper than a segment-cache lookup, so such segments skip the cache. The same widths `measureUncached` gives (one face-0 run each for
     /// the content and the trailing spaces); nil for any other segment.
     @inline(__always)
     func measurePrintableASCII(_ b: UnsafePointer<UInt8>, _ n: Int, _ style: TextStyle) -> SegmentMeasure? {
@@ -163,14 +162,15 @@ extension TextLayoutEngine {
     }
 
     /// Calls `body` with the primary face's ASCII tables when the style can use them (the
-    /// built-in shaper, no letter spacing, a face mapping all printable ASCII), else nil.
+    /// built-in shaper, a face mapping all printable ASCII), else nil.
     @inline(__always)
     func withPrintableASCIITables<R>(_ style: TextStyle, _ body: (PrintableASCIITables?) -> R) -> R {
-        guard usesBuiltInShaper && style.letterSpacing == 0 else { return body(nil) }
+        guard usesBuiltInShaper else { return body(nil) }
         let primary = style.fontChain.fonts[0]
         guard let ascii = primary.printableASCII else { return body(nil) }
         return withExtendedLifetime(ascii) {
-            body(PrintableASCIITables(pairAdvances: ascii.pairAdvances, size: style.size, unitsPerEm: Double(primary.unitsPerEm)))
+            body(PrintableASCIITables(pairAdvances: ascii.pairAdvances, size: style.size, unitsPerEm: Double(primary.unitsPerEm),
+                                      letterSpacing: style.letterSpacing))
         }
     }
 
@@ -541,11 +541,13 @@ extension TextLayoutEngine {
     static let ellipsisUTF8: [UInt8] = Array(ellipsis.utf8)
 }
 
-/// A face's printable-ASCII tables for the duration of a call, and the style's scale.
+/// A face's printable-ASCII tables for the duration of a call, and the style's scale and
+/// letter spacing.
 struct PrintableASCIITables {
     let pairAdvances: UnsafeMutablePointer<Int32>
     let size: Double
     let unitsPerEm: Double
+    let letterSpacing: Double
 
     /// Width in font units of `n` printable ASCII bytes, nil at any other byte.
     @inline(__always)
@@ -566,7 +568,8 @@ struct PrintableASCIITables {
     }
 
     /// A segment's widths (content, trailing spaces) as `measureUncached` gives them: the
-    /// same expression `runWidth` uses, so the roundings agree.
+    /// same expressions `runWidth` uses (letter spacing once per cluster, and a printable
+    /// ASCII byte is a cluster), so the roundings agree.
     @inline(__always)
     func measure(_ b: UnsafePointer<UInt8>, _ n: Int) -> (width: Float, whitespaceWidth: Float, contentLength: Int)? {
         guard n > 0 else { return nil }
@@ -577,6 +580,8 @@ struct PrintableASCIITables {
         // each further one with the kerning of a space after a space.
         let k = n - contentEnd, count = PrintableASCIIMetrics.count, space = 0x20 - Int(PrintableASCIIMetrics.first)
         let spaces = k == 0 ? 0 : Int(pairAdvances[count * count + space]) + (k - 1) * Int(pairAdvances[space * count + space])
-        return (Float(Double(content) * size / unitsPerEm), Float(Double(spaces) * size / unitsPerEm), contentEnd)
+        let width = Double(content) * size / unitsPerEm, spacesWidth = Double(spaces) * size / unitsPerEm
+        guard letterSpacing != 0 else { return (Float(width), Float(spacesWidth), contentEnd) }
+        return (contentEnd == 0 ? 0 : Float(width + letterSpacing * Double(contentEnd)), k == 0 ? 0 : Float(spacesWidth + letterSpacing * Double(k)), contentEnd)
     }
 }
