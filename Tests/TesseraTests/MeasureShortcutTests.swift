@@ -46,26 +46,33 @@ import Testing
 
 /// Text batches and skipped kinds give the heights a plain measurement gives.
 @Suite struct CellTextBatchTests {
-    /// Rows of every kind of a profile, with texts long enough to wrap and be truncated.
-    static func rows(_ profile: Profile) -> (kinds: [UInt16], text: RowText) {
-        let words = ["Rechnungsbetragsübersicht", "Kartenzahlung", "BILLA", "DANKT", "1230", "WIEN", "Überweisung", "an",
-                     "Sicherheitsschuhe", "S3", "Gr.", "44", "日本語のテキスト", "Ελληνικά", "emoji", "🎉", "−12,40 EUR"]
+    static let words = ["Rechnungsbetragsübersicht", "Kartenzahlung", "BILLA", "DANKT", "1230", "WIEN", "Überweisung", "an",
+                        "Sicherheitsschuhe", "S3", "Gr.", "44", "日本語のテキスト", "Ελληνικά", "emoji", "🎉", "−12,40 EUR"]
+
+    /// Rows of every kind of a profile, with texts long enough to wrap and be truncated:
+    /// `perKind` rows each, texts of 1 to `maxWords` of `words` (optional slots left empty
+    /// a third of the time unless `everyText`; one gap in four doubled with `doubleSpaces`).
+    static func rows(_ profile: Profile, words: [String] = words, seed: UInt64 = 7, perKind: Int = 12, maxWords: Int = 14,
+                     everyText: Bool = false, doubleSpaces: Bool = false) -> (kinds: [UInt16], text: RowText) {
         let spr = profile.kinds.map(\.valueCount).max()!
         var text = RowText(slotsPerRow: spr)
         var kinds: [UInt16] = []
-        var seed: UInt64 = 7
+        var seed = seed
         func next(_ n: Int) -> Int {
             seed = seed &* 6364136223846793005 &+ 1442695040888963407
             return Int((seed >> 33) % UInt64(n))
         }
         for kind in profile.kinds {
-            for _ in 0..<12 {
+            for _ in 0..<perKind {
                 var values = [String](repeating: "", count: spr)
                 for slot in kind.slots {
                     guard let v = slot.valueIndex else { continue }
                     switch slot.type {
                     case "text", "button":
-                        if slot.isRequired || next(3) > 0 { values[v] = (0..<(1 + next(14))).map { _ in words[next(words.count)] }.joined(separator: " ") }
+                        if everyText || slot.isRequired || next(3) > 0 {
+                            let picked = (0..<(1 + next(maxWords))).map { _ in words[next(words.count)] }
+                            values[v] = picked.joined(separator: doubleSpaces && next(4) == 0 ? "  " : " ")
+                        }
                     case "textList":
                         values[v] = (0..<next(3)).map { _ in words[next(words.count)] }.joined(separator: "\u{1E}")
                     default: break

@@ -123,29 +123,7 @@ import Testing
         let words = ["e\u{301}tude", "Grüße\u{2003}\u{2003}", "Welt", "\u{200B}lead", "a\u{AD}b", "👨‍👩‍👧", "family", "日本語\u{3000}", "テキスト",
                      "Ελληνικά", "Привет", "tab\there", "line\r\nbreak", "( a", "x\u{2009}y", "\u{301}", "Zahlung,", "1.234,56 €", "—",
                      "ﬁle", "ǅ", "\u{FEFF}", "MIXED日本Latin", "🇦🇹", "a\u{200D}b", "ẞ", "ő"]
-        let spr = profile.kinds.map(\.valueCount).max()!
-        var text = RowText(slotsPerRow: spr)
-        var kinds: [UInt16] = []
-        var seed: UInt64 = 11
-        func next(_ n: Int) -> Int {
-            seed = seed &* 6364136223846793005 &+ 1442695040888963407
-            return Int((seed >> 33) % UInt64(n))
-        }
-        for kind in profile.kinds {
-            for _ in 0..<16 {
-                var values = [String](repeating: "", count: spr)
-                for slot in kind.slots {
-                    guard let v = slot.valueIndex else { continue }
-                    switch slot.type {
-                    case "text", "button": values[v] = (0..<(1 + next(12))).map { _ in words[next(words.count)] }.joined(separator: next(4) == 0 ? "  " : " ")
-                    case "textList": values[v] = (0..<next(3)).map { _ in words[next(words.count)] }.joined(separator: "\u{1E}")
-                    default: break
-                    }
-                }
-                kinds.append(kind.code)
-                text.append(values)
-            }
-        }
+        let (kinds, text) = CellTextBatchTests.rows(profile, words: words, seed: 11, perKind: 16, maxWords: 12, everyText: true, doubleSpaces: true)
         try checkRestyled("fiori-android", profile, kinds, text)
     }
 
