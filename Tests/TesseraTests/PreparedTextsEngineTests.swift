@@ -191,6 +191,37 @@ import Testing
         }
     }
 
+    /// Line counts and natural widths carried across font scales from widths kept at
+    /// another scale (no text measured again unless a comparison falls within the margin),
+    /// over random widths and scales, against fresh measurers; in some rounds texts must be
+    /// left in another style than the current one, or the carried path was not taken.
+    @Test(arguments: profiles)
+    func keptTextsFollowFontScales(_ name: String) throws {
+        let profile = try Profile.load(path: ProfileFixtures.path(name))
+        let (kinds, text) = CellTextBatchTests.rows(profile)
+        let platform = profile.platforms[0]
+        let m = try CellMeasurer(profile: profile, environment: LayoutEnvironment(width: 375, platform: platform))
+        let batch = try prepare(m, kinds, text)
+        var rng = SplitMix64(seed: 41)
+        var carried = 0
+        for round in 0..<24 {
+            let width = Double(rng.int(160 * 64...1200 * 64)) / 64
+            // Back to scale 1 now and then, and not at the end.
+            let drawn = Double(rng.int(80...300)) / 100
+            let scale = round % 4 == 2 ? 1 : drawn == 1 ? 1.25 : drawn
+            let e = LayoutEnvironment(width: width, platform: platform, editMode: rng.chance(0.25), fontScale: scale)
+            try m.setEnvironment(e)
+            var h = [Double](repeating: 0, count: kinds.count)
+            try CellTextBatchTests().heights(m, kinds, text, batch: batch, into: &h)
+            let fresh = try CellMeasurer(profile: profile, environment: e)
+            var plain = [Double](repeating: 0, count: kinds.count)
+            try CellTextBatchTests().heights(fresh, kinds, text, batch: nil, into: &plain)
+            #expect(h == plain, "\(name) at \(e)")
+            if !batch.isCurrent(for: m) { carried += 1 }
+        }
+        #expect(carried > 0, "\(name): in some round, kept texts were carried to the new scale instead of measured again")
+    }
+
     /// `countLines` against the engine's line breaking on random segment lists, with the
     /// kept range checked by breaking again at limits inside and just outside it.
     @Test func countLinesAgreesWithTheEngine() throws {

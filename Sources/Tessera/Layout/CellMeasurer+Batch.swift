@@ -32,6 +32,18 @@
 /// segment fit" comparison stays on its side), so a text whose available width moved
 /// inside that range is not broken again.
 ///
+/// **Font scale.** A text measured alone in its primary face by the built-in shaper, with
+/// no negative width, has every width `Float(r × v)` in a style whose size and letter
+/// spacing are `r` times those it was measured in, where its kept widths are `Float(v)`.
+/// Each line width the fill compares is a sum of such widths, so in the new style it is
+/// `r` times the kept sum to within a relative `2^-23` (two single-precision roundings and
+/// the double arithmetic). Its line count at limit `L` is therefore its count at `L / r`
+/// in the kept widths whenever no comparison falls within `scaleMargin` (2^-20, eight
+/// times that bound) of the limit, and its natural width is `r` times the kept one when
+/// rounding up to a unit gives the same at both ends of the margin. Such texts are not
+/// measured again after a font-scale change; a text for which either does not hold is
+/// (`restyle`), so heights are those of measuring in the new style, to the bit.
+///
 /// One thread at a time, like the measurer (natural widths, line counts and rescaled
 /// segments are written on use).
 public final class CellTextBatch {
@@ -70,6 +82,19 @@ public final class CellTextBatch {
             return Float(letterSpacing == 0 ? x : x + letterSpacing * Double(clusters))
         }
 
+        /// `r` such that every width `a.width(units:clusters:)` gives is, before its rounding
+        /// to single precision, `r` times what `width(units:clusters:)` of `a` gives to within
+        /// a few units in the last place of a double, for a built-in shaper and the same
+        /// primary face; 0 otherwise or when a width could be negative (a negative letter
+        /// spacing) or the ratio is beyond 1/64...64.
+        static func ratio(_ a: StyleState, _ b: StyleState) -> Double {
+            guard a.builtIn, b.builtIn, a.primary == b.primary, a.size > 0, b.size > 0, a.letterSpacing >= 0, b.letterSpacing >= 0 else { return 0 }
+            let r = b.size / a.size
+            // Letter spacing follows the font scale as the size does.
+            guard r >= 1.0 / 64, r <= 64, (b.letterSpacing - r * a.letterSpacing).magnitude <= b.letterSpacing * 0x1p-40 else { return 0 }
+            return r
+        }
+
         /// The whole unit sum `width(units:clusters:)` turns into `w`, or nil past 2^22 units.
         /// Below that, in units, `w`'s single-precision rounding is off by at most a quarter
         /// (half a Float step of a width under 2^22 units), so rounding to the nearest whole
@@ -90,19 +115,25 @@ public final class CellTextBatch {
     fileprivate init(rowCount: Int, slotsPerRow: Int, styleStates: [StyleState], columns: BatchColumns) {
         self.styleStates = styleStates
         let n = columns.head.count
-        let natural = Self.allocate(Int64.self, Swift.max(n, 1))
+        let natural = Self.allocate(Double.self, Swift.max(n, 1))
         natural.initialize(repeating: -1)
         let lines = Self.allocate(LineMemo.self, Swift.max(n, 1))
         lines.initialize(repeating: LineMemo())
-        let current = Self.allocate(UInt16.self, Swift.max(styleStates.count, 64))
+        let styleCapacity = Swift.max(styleStates.count, 64)
+        let current = Self.allocate(UInt16.self, styleCapacity)
         current.initialize(repeating: 0)
+        let ratioFrom = Self.allocate(UInt16.self, styleCapacity)
+        ratioFrom.initialize(repeating: .max)
+        let ratio = Self.allocate(Double.self, styleCapacity)
+        ratio.initialize(repeating: 0)
         viewStorage = .allocate(capacity: 1)
         viewStorage.initialize(to: View(rowCount: rowCount, slotsPerRow: slotsPerRow, first: Self.buffer(columns.first), head: Self.buffer(columns.head),
                     style: Self.buffer(columns.style), length: Self.buffer(columns.length), segmentStart: Self.buffer(columns.segmentStart),
                     widest: Self.mutableBuffer(columns.widest), natural: UnsafeMutableBufferPointer(rebasing: natural[0..<n]),
                     lines: UnsafeMutableBufferPointer(rebasing: lines[0..<n]), measuredIn: Self.mutableBuffer(columns.measuredIn),
                     flags: Self.mutableBuffer(columns.flags),
-                    segments: Self.mutableBuffer(columns.segments), current: current, states: Self.buffer(styleStates)))
+                    segments: Self.mutableBuffer(columns.segments), current: current, ratioFrom: ratioFrom, ratio: ratio,
+                    states: Self.buffer(styleStates)))
     }
 
     deinit {
@@ -118,6 +149,8 @@ public final class CellTextBatch {
         Jemalloc.free(view.natural.baseAddress!)
         Jemalloc.free(view.lines.baseAddress!)
         Jemalloc.free(view.current.baseAddress!)
+        Jemalloc.free(view.ratioFrom.baseAddress!)
+        Jemalloc.free(view.ratio.baseAddress!)
         Self.free(view.states)
         viewStorage.deinitialize(count: 1)
         viewStorage.deallocate()
@@ -143,6 +176,12 @@ public final class CellTextBatch {
     /// Texts kept.
     public var textCount: Int { view.head.count }
 
+    /// Whether no width of `segments` is negative (or NaN).
+    static func nonNegative(_ segments: UnsafeBufferPointer<PreparedSegment>) -> Bool {
+        for s in segments where !(s.width >= 0 && s.whitespaceWidth >= 0) { return false }
+        return true
+    }
+
     /// Bytes held (segments and per-text and per-slot columns).
     public var bytes: Int {
         view.segments.count * MemoryLayout<PreparedSegment>.stride
@@ -151,7 +190,8 @@ public final class CellTextBatch {
 
     /// Whether every kept text is measured in the measurer's current styles (false after a
     /// font scale or platform change until the texts are measured again: each is then
-    /// brought to the new style on first use).
+    /// brought to the new style on first use, unless its line counts and natural width
+    /// follow from its kept widths scaled, see "Font scale").
     public func isCurrent(for measurer: CellMeasurer) -> Bool {
         let p = measurer.program
         for t in 0..<view.head.count {
@@ -183,6 +223,7 @@ public final class CellTextBatch {
             Self.free(view.states)
             view.states = Self.buffer(styleStates)
         }
+        for s in 0..<view.ratioFrom.count { view.ratioFrom[s] = .max }
         return true
     }
 
@@ -249,7 +290,9 @@ public final class CellTextBatch {
         let length: UnsafeBufferPointer<Int32>
         let segmentStart: UnsafeBufferPointer<Int32>
         let widest: UnsafeMutableBufferPointer<Float>
-        let natural: UnsafeMutableBufferPointer<Int64>
+        /// Per text: its widest line at the natural layout width in points, in the style
+        /// it is measured in; -1 until needed.
+        let natural: UnsafeMutableBufferPointer<Double>
         let lines: UnsafeMutableBufferPointer<LineMemo>
         /// Per text: the index of the style state its segments are measured in.
         let measuredIn: UnsafeMutableBufferPointer<UInt16>
@@ -259,9 +302,17 @@ public final class CellTextBatch {
         let flags: UnsafeMutableBufferPointer<UInt8>
         static let mappedAlone: UInt8 = 1
         static let printableASCII: UInt8 = 2
+        /// No segment width and no whitespace width is negative.
+        static let nonNegative: UInt8 = 4
+        /// Both: the text's widths scale with the size (see "Font scale").
+        static let scalable: UInt8 = mappedAlone | nonNegative
         let segments: UnsafeMutableBufferPointer<PreparedSegment>
         /// Per style of the program in use: its state's index (`adopt`).
         let current: UnsafeMutableBufferPointer<UInt16>
+        /// Per style of the program in use: the state last asked about by `scale` (`.max`:
+        /// none) and its ratio.
+        let ratioFrom: UnsafeMutableBufferPointer<UInt16>
+        let ratio: UnsafeMutableBufferPointer<Double>
         /// The style states (`CellTextBatch.styleStates`).
         var states: UnsafeBufferPointer<CellTextBatch.StyleState>
 
@@ -281,6 +332,17 @@ public final class CellTextBatch {
         func view(_ t: Int) -> PreparedTextView {
             let lo = Int(segmentStart[t]), hi = Int(segmentStart[t + 1])
             return PreparedTextView(segments: UnsafeBufferPointer(rebasing: segments[lo..<hi]), widest: widest[t])
+        }
+
+        /// The ratio by which the widths of a scalable text measured in state `from` scale to
+        /// the current state of style `s`, or 0 when they do not (see "Font scale").
+        @inline(__always)
+        func scale(style s: Int, from: UInt16) -> Double {
+            if ratioFrom[s] == from { return ratio[s] }
+            let r = StyleState.ratio(states[Int(from)], states[Int(current[s])])
+            ratioFrom[s] = from
+            ratio[s] = r
+            return r
         }
     }
 }
@@ -379,8 +441,9 @@ struct CellTextBatchBuilder {
                 let text = row.bytes(r)
                 let widest = engine.prepare(text, p.styles[Int(sp.style)])
                 columns.widest.append(widest)
-                columns.segments.append(contentsOf: engine.caches.pointee.segments.buffer)
-                var flags: UInt8 = 0
+                let segments = engine.caches.pointee.segments.buffer
+                columns.segments.append(contentsOf: segments)
+                var flags: UInt8 = CellTextBatch.nonNegative(segments) ? CellTextBatch.View.nonNegative : 0
                 if let b = text.baseAddress, FaceCoverage.printableASCIIPrefix(b.assumingMemoryBound(to: UInt8.self), text.count) == text.count {
                     flags |= CellTextBatch.View.printableASCII
                 }
@@ -462,17 +525,29 @@ extension CellMeasurer {
         scratch.pointee.batch = texts.adopt(program, textEngine) ? texts.viewPointer : nil
     }
 
-    /// The kept text of the row being measured for this item, in the current style, or nil
-    /// (no batch or not kept).
+    /// The kept text of the row being measured for this item and the ratio by which its
+    /// kept widths scale to the current style (1: it is measured in the current style; see
+    /// "Font scale" in `CellTextBatch`), or nil (no batch or not kept). A text in another
+    /// style whose widths do not scale is measured again in the current one first.
     @inline(__always)
-    func batchText(_ bytes: UnsafeRawBufferPointer, _ p: CellProgram, style: Int32, value: Int32, item: Int) -> (UnsafeMutablePointer<CellTextBatch.View>, Int)? {
+    func batchText(_ bytes: UnsafeRawBufferPointer, _ p: CellProgram, style: Int32, value: Int32, item: Int)
+        -> (UnsafeMutablePointer<CellTextBatch.View>, Int, ratio: Double)?
+    {
         guard let batch = scratch.pointee.batch else { return nil }
         let t = batch.pointee.text(row: scratch.pointee.batchRow, value: value, item: item, styleIndex: style, count: bytes.count)
         guard t >= 0 else { return nil }
-        let now = batch.pointee.current[Int(style)]
-        if batch.pointee.measuredIn[t] != now { restyle(batch, t, bytes, p, style: Int(style), to: now) }
-        return (batch, t)
+        let now = batch.pointee.current[Int(style)], from = batch.pointee.measuredIn[t]
+        if from == now { return (batch, t, 1) }
+        if batch.pointee.flags[t] & CellTextBatch.View.scalable == CellTextBatch.View.scalable {
+            let r = batch.pointee.scale(style: Int(style), from: from)
+            if r > 0 { return (batch, t, r) }
+        }
+        restyle(batch, t, bytes, p, style: Int(style), to: now)
+        return (batch, t, 1)
     }
+
+    /// Relative margin around a comparison for results carried across a font scale.
+    static let scaleMargin = 0x1p-20
 
     /// Measures kept text `t` again in `style` (state `state`): the segment boundaries are
     /// kept, segments the primary face measures alone are rescaled (see `CellTextBatch`),
@@ -568,6 +643,8 @@ extension CellMeasurer {
         batch.measuredIn[t] = state
         // The mapping flag holds for the face it was checked against.
         if !samePrimary { batch.flags[t] &= ~CellTextBatch.View.mappedAlone }
+        batch.flags[t] &= ~CellTextBatch.View.nonNegative
+        if CellTextBatch.nonNegative(UnsafeBufferPointer(rebasing: batch.segments[lo..<hi])) { batch.flags[t] |= CellTextBatch.View.nonNegative }
     }
 
     #if TESSERA_INVARIANTS
@@ -649,11 +726,42 @@ extension CellMeasurer {
     /// the limit and the count is the unlimited count capped at the limit (the ellipsis
     /// fitted into a truncated last line changes that line, not the count). The count is
     /// reused while the width stays inside the range its decisions hold for (`LineMemo`).
+    ///
+    /// With `ratio` other than 1 the kept widths are in another style (`batchText`): the
+    /// count and the range are those of the kept widths at the limit divided by `ratio`, used
+    /// only when the limit is inside the range by `scaleMargin` at both ends; otherwise the
+    /// text is measured again in the current style.
     @inline(__always)
-    func batchLines(_ batch: UnsafeMutablePointer<CellTextBatch.View>, _ t: Int, _ bytes: UnsafeRawBufferPointer, _ p: CellProgram, style: Int32, width: Double, maxLines: Int) -> Int {
+    func batchLines(_ batch: UnsafeMutablePointer<CellTextBatch.View>, _ t: Int, _ bytes: UnsafeRawBufferPointer, _ p: CellProgram, style: Int32,
+                    width: Double, maxLines: Int, ratio: Double) -> Int {
         let limit = width + TextLayoutEngine.widthTolerance
         let memo = batch.pointee.lines[t]
-        if limit >= Double(memo.low) && limit < Double(memo.high) && (!memo.partial || (maxLines > 0 && maxLines < Int(memo.count))) {
+        let counts = !memo.partial || (maxLines > 0 && maxLines < Int(memo.count))
+        if ratio != 1 {
+            let m = Self.scaleMargin, scaled = limit / ratio
+            @inline(__always) func checkedScaled(_ count: Int) -> Int {
+                #if TESSERA_INVARIANTS
+                let exact = textEngine.layout(validUTF8: bytes, style: p.styles[Int(style)], width: width, maxLines: maxLines, includeLines: false).lineCount
+                precondition(count == exact, "a line count carried across a font scale differs from laying the text out")
+                #endif
+                return count
+            }
+            @inline(__always) func holds(_ memo: CellTextBatch.LineMemo) -> Bool {
+                scaled >= Double(memo.low) * (1 + m) && scaled < Double(memo.high) * (1 - m)
+            }
+            if counts && holds(memo) { return checkedScaled(maxLines > 0 ? Swift.min(Int(memo.count), maxLines) : Int(memo.count)) }
+            let view = batch.pointee.view(t)
+            if view.widestSegment <= scaled {
+                let (memo, count) = Self.countLines(view, textEngine.linePositions(view), limit: scaled, stopAfter: maxLines)
+                // The range is of the kept widths, whatever the margin: keep it.
+                batch.pointee.lines[t] = memo
+                if holds(memo) { return checkedScaled(maxLines > 0 ? Swift.min(count, maxLines) : count) }
+            }
+            let now = batch.pointee.current[Int(style)]
+            restyle(batch, t, bytes, p, style: Int(style), to: now)
+            return batchLines(batch, t, bytes, p, style: style, width: width, maxLines: maxLines, ratio: 1)
+        }
+        if limit >= Double(memo.low) && limit < Double(memo.high) && counts {
             return maxLines > 0 ? Swift.min(Int(memo.count), maxLines) : Int(memo.count)
         }
         let view = batch.pointee.view(t)
@@ -688,10 +796,39 @@ extension CellMeasurer {
         return (CellTextBatch.LineMemo(low: low, high: high, count: count, partial: count > stop), count)
     }
 
-    /// The natural width of kept text `t` in units (computed once per style): its widest
-    /// line at the natural layout width, as the engine lays it out.
+    /// The natural width of kept text `t` in units: its widest line at the natural layout
+    /// width, as the engine lays it out (the line computed once per style it is kept in).
+    ///
+    /// With `ratio` other than 1 (`batchText`), `ratio` times the kept line when rounding
+    /// up to a unit comes out the same at both ends of `scaleMargin` and the line, scaled
+    /// or not, stays far below the natural layout width (so no comparison of the fill there
+    /// is near its limit either); otherwise the text is measured again in the current style.
     @inline(__always)
-    func batchNatural(_ batch: UnsafeMutablePointer<CellTextBatch.View>, _ t: Int, _ bytes: UnsafeRawBufferPointer, _ p: CellProgram, style: Int32) -> Int64 {
+    func batchNatural(_ batch: UnsafeMutablePointer<CellTextBatch.View>, _ t: Int, _ bytes: UnsafeRawBufferPointer, _ p: CellProgram, style: Int32,
+                      ratio: Double) -> Int64 {
+        if ratio != 1 {
+            let far = Self.naturalLayoutWidth / 2
+            if batch.pointee.widest[t] <= Float(far) {
+                let kept = keptNatural(batch, t, bytes, p, style: style)
+                let x = kept * ratio * LayoutUnit.perPoint, m = Self.scaleMargin
+                let low = (x * (1 - m)).rounded(.up)
+                if kept <= far && kept * ratio <= far && low == (x * (1 + m)).rounded(.up) {
+                    #if TESSERA_INVARIANTS
+                    let exact = textEngine.layout(validUTF8: bytes, style: p.styles[Int(style)], width: Self.naturalLayoutWidth, maxLines: 0, includeLines: false)
+                    precondition(Swift.max(Int64(low), 0) == Swift.max(LayoutUnit.unitsUp(exact.width), 0), "a natural width carried across a font scale differs")
+                    #endif
+                    return Swift.max(Int64(low), 0)
+                }
+            }
+            restyle(batch, t, bytes, p, style: Int(style), to: batch.pointee.current[Int(style)])
+        }
+        return Swift.max(LayoutUnit.unitsUp(keptNatural(batch, t, bytes, p, style: style)), 0)
+    }
+
+    /// The widest line of kept text `t` at the natural layout width in the style its widths
+    /// are kept in (computed once).
+    @inline(__always)
+    func keptNatural(_ batch: UnsafeMutablePointer<CellTextBatch.View>, _ t: Int, _ bytes: UnsafeRawBufferPointer, _ p: CellProgram, style: Int32) -> Double {
         let known = batch.pointee.natural[t]
         if known >= 0 { return known }
         let view = batch.pointee.view(t)
@@ -704,12 +841,12 @@ extension CellMeasurer {
                 return true
             }
         } else {
+            // Only for a text kept in the current style (emergency breaks measure clusters in it).
             _ = textEngine.breakLines(view, bytes, p.styles[Int(style)], width: Self.naturalLayoutWidth, maxLines: 0)
             for line in textEngine.caches.pointee.lines.buffer { widest = Swift.max(widest, line.width) }
         }
-        let units = Swift.max(LayoutUnit.unitsUp(widest), 0)
-        batch.pointee.natural[t] = units
-        return units
+        batch.pointee.natural[t] = widest
+        return widest
     }
 }
 

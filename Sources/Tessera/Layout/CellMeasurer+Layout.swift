@@ -109,8 +109,8 @@ extension CellMeasurer {
                     value: Int32, item: Int = 0) -> Int64 {
         if let log = textLog { return log.height(self, bytes, p, style: style, width: width, maxLines: maxLines, slot: slot) }
         if maxLines == 1 { return p.lineHeights[Int(style)] }
-        if maxLines >= 0, rowIsValidUTF8, let (batch, t) = batchText(bytes, p, style: style, value: value, item: item) {
-            let lines = batchLines(batch, t, bytes, p, style: style, width: LayoutUnit.points(Swift.max(width, 1)), maxLines: Int(maxLines))
+        if maxLines >= 0, rowIsValidUTF8, let (batch, t, ratio) = batchText(bytes, p, style: style, value: value, item: item) {
+            let lines = batchLines(batch, t, bytes, p, style: style, width: LayoutUnit.points(Swift.max(width, 1)), maxLines: Int(maxLines), ratio: ratio)
             return Int64(lines) * p.lineHeights[Int(style)]
         }
         return Int64(textMeasure(bytes, p, style: style, width: width, maxLines: maxLines)?.lineCount ?? 1) * p.lineHeights[Int(style)]
@@ -120,8 +120,8 @@ extension CellMeasurer {
     @inline(__always)
     func textNatural(_ bytes: UnsafeRawBufferPointer, _ p: CellProgram, style: Int32, slot: Int, value: Int32, item: Int = 0) -> Int64 {
         if let log = textLog { return log.natural(self, bytes, p, style: style, slot: slot) }
-        if rowIsValidUTF8, let (batch, t) = batchText(bytes, p, style: style, value: value, item: item) {
-            return batchNatural(batch, t, bytes, p, style: style)
+        if rowIsValidUTF8, let (batch, t, ratio) = batchText(bytes, p, style: style, value: value, item: item) {
+            return batchNatural(batch, t, bytes, p, style: style, ratio: ratio)
         }
         guard let m = textLayout(bytes, p.styles[Int(style)], width: Self.naturalLayoutWidth, maxLines: 0, includeLines: false) else { return 0 }
         return Swift.max(LayoutUnit.unitsUp(m.width), 0)
