@@ -137,6 +137,29 @@ import Testing
         }
     }
 
+    /// Heights go through plans (one per kind and set of present values, compiled on first
+    /// use and dropped with the program); debug builds check each against `layoutRow`, and
+    /// here they are checked against a measurer laying out each row alone.
+    @Test(arguments: ["george", "fiori-android", "fiori-ios", "fiori-ios-collection"])
+    func plannedHeightsEqualSingleRows(_ name: String) throws {
+        let profile = try Profile.load(path: "Profiles/\(name).json")
+        let (kinds, text) = Self.rows(profile)
+        let platform = profile.platforms[0]
+        let m = try CellMeasurer(profile: profile, environment: LayoutEnvironment(width: 375, platform: platform))
+        for e in [LayoutEnvironment(width: 375, platform: platform), LayoutEnvironment(width: 900, platform: platform, editMode: true)] {
+            try m.setEnvironment(e)
+            #expect(m.compiledPlanCount == 0)
+            var batched = [Double](repeating: 0, count: kinds.count)
+            try heights(m, kinds, text, batch: nil, into: &batched)
+            #expect(m.compiledPlanCount > 0 && m.compiledPlanCount < kinds.count)
+            let single = try CellMeasurer(profile: profile, environment: e)
+            for r in 0..<kinds.count {
+                let values = (0..<text.slotsPerRow).map { s in String(decoding: text.utf8[text.offsets[r * text.slotsPerRow + s]..<text.offsets[r * text.slotsPerRow + s + 1]], as: UTF8.self) }
+                #expect(batched[r] == single.height(kind: kinds[r], slots: values), "\(name) row \(r) at \(e)")
+            }
+        }
+    }
+
     @Test func layoutChangedFollowsVariants() throws {
         let george = try Profile.load(path: "Profiles/george.json")
         let m = try CellMeasurer(profile: george, environment: LayoutEnvironment(width: 375, platform: .ios))

@@ -139,82 +139,85 @@ extension CellMeasurer {
     func readSlots(_ kp: KindProgram, _ p: CellProgram, _ row: RowValues) {
         rowIsValidUTF8 = scratch.pointee.trustsRows || row.isValidUTF8
         let slots = p.slots.baseAddress.unsafelyUnwrapped + Int(kp.slotStart)
-        let state = slotState
-        for s in 0..<Int(kp.slotCount) {
-            let sp = slots + s
-            let st = state + s
-            guard sp.pointee.placed || sp.pointee.overlay else {
-                st.pointee.present = false
-                continue
-            }
-            var start = 0, end = 0
-            if sp.pointee.valueIndex >= 0 {
-                let r = row.range(Int(sp.pointee.valueIndex))
-                start = r.lowerBound
-                end = r.upperBound
-            }
-            let bytes = row.bytes(start..<end)
-            var new = SlotState()
-            new.start = start
-            new.end = end
-            switch sp.pointee.type {
-            case .text, .button:
-                guard !bytes.isEmpty else {
-                    st.pointee.present = false
-                    continue
-                }
-                new.present = true
-            case .textList:
-                new.count = Int32(Self.itemCount(bytes))
-                guard new.count > 0 else {
-                    st.pointee.present = false
-                    continue
-                }
-                new.present = true
-            case .box:
-                guard sp.pointee.always || !bytes.isEmpty else {
-                    st.pointee.present = false
-                    continue
-                }
-                new.present = true
-                new.width = sp.pointee.width
-                new.height = sp.pointee.height
-                new.natural = sp.pointee.width
-            case .image:
-                guard sp.pointee.always || !bytes.isEmpty else {
-                    st.pointee.present = false
-                    continue
-                }
-                new.present = true
-                if sp.pointee.flag {
-                    new.natural = 0
-                } else {
-                    let d = sp.pointee.imageDefault
-                    let size = Self.parseImage(bytes, default: d) ?? (d, d)
-                    new.width = size.width
-                    new.height = size.height
-                    new.natural = size.width
-                }
-            case .boxStack:
-                let n = bytes.isEmpty ? 0 : Int32(Self.parseDecimal(bytes, allowFraction: false) ?? 0)
-                new.count = Swift.min(n, sp.pointee.max)
-                guard new.count > 0 else {
-                    st.pointee.present = false
-                    continue
-                }
-                new.present = true
-                let n64 = Int64(new.count)
-                if sp.pointee.flag {
-                    new.width = sp.pointee.width
-                    new.height = n64 * sp.pointee.height + (n64 - 1) * sp.pointee.gap
-                } else {
-                    new.width = n64 * sp.pointee.width + (n64 - 1) * sp.pointee.gap
-                    new.height = sp.pointee.height
-                }
-                new.natural = new.width
-            }
-            st.pointee = new
+        for s in 0..<Int(kp.slotCount) { readSlot(s, slots, row) }
+    }
+
+    /// Phase 1 for local slot `s` of the kind whose slot programs start at `slots`.
+    @inline(__always)
+    func readSlot(_ s: Int, _ slots: UnsafePointer<SlotProgram>, _ row: RowValues) {
+        let sp = slots + s
+        let st = slotState + s
+        guard sp.pointee.placed || sp.pointee.overlay else {
+            st.pointee.present = false
+            return
         }
+        var start = 0, end = 0
+        if sp.pointee.valueIndex >= 0 {
+            let r = row.range(Int(sp.pointee.valueIndex))
+            start = r.lowerBound
+            end = r.upperBound
+        }
+        let bytes = row.bytes(start..<end)
+        var new = SlotState()
+        new.start = start
+        new.end = end
+        switch sp.pointee.type {
+        case .text, .button:
+            guard !bytes.isEmpty else {
+                st.pointee.present = false
+                return
+            }
+            new.present = true
+        case .textList:
+            new.count = Int32(Self.itemCount(bytes))
+            guard new.count > 0 else {
+                st.pointee.present = false
+                return
+            }
+            new.present = true
+        case .box:
+            guard sp.pointee.always || !bytes.isEmpty else {
+                st.pointee.present = false
+                return
+            }
+            new.present = true
+            new.width = sp.pointee.width
+            new.height = sp.pointee.height
+            new.natural = sp.pointee.width
+        case .image:
+            guard sp.pointee.always || !bytes.isEmpty else {
+                st.pointee.present = false
+                return
+            }
+            new.present = true
+            if sp.pointee.flag {
+                new.natural = 0
+            } else {
+                let d = sp.pointee.imageDefault
+                let size = Self.parseImage(bytes, default: d) ?? (d, d)
+                new.width = size.width
+                new.height = size.height
+                new.natural = size.width
+            }
+        case .boxStack:
+            let n = bytes.isEmpty ? 0 : Int32(Self.parseDecimal(bytes, allowFraction: false) ?? 0)
+            new.count = Swift.min(n, sp.pointee.max)
+            guard new.count > 0 else {
+                st.pointee.present = false
+                return
+            }
+            new.present = true
+            let n64 = Int64(new.count)
+            if sp.pointee.flag {
+                new.width = sp.pointee.width
+                new.height = n64 * sp.pointee.height + (n64 - 1) * sp.pointee.gap
+            } else {
+                new.width = n64 * sp.pointee.width + (n64 - 1) * sp.pointee.gap
+                new.height = sp.pointee.height
+            }
+            new.natural = new.width
+        }
+        st.pointee = new
     }
 
     /// A present slot's natural width, measured once.

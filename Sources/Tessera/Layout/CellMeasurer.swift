@@ -47,6 +47,8 @@ public final class CellMeasurer {
         var coverage = UnsafeMutablePointer<FaceCoverage>.allocate(capacity: 8)
         var coverageCount = 0
         var coverageNext: UInt = 0
+        /// The program's row plans (`RowPlans`), dropped with the program.
+        var plans = UnsafeMutablePointer<RowPlans>.allocate(capacity: 1)
     }
 
     var slotState: UnsafeMutablePointer<SlotState> { @inline(__always) get { scratch.pointee.slotState } }
@@ -97,12 +99,16 @@ public final class CellMeasurer {
         columns.initialize(repeating: ColumnState(), count: columnCapacity)
         scratch = .allocate(capacity: 1)
         scratch.initialize(to: Scratch(slotState: slots, columnState: columns, slotCapacity: slotCapacity, columnCapacity: columnCapacity))
+        scratch.pointee.plans.initialize(to: RowPlans())
     }
 
     deinit {
         let s = scratch.pointee
         for i in 0..<s.coverageCount { Jemalloc.free(s.coverage[i].bits) }
         s.coverage.deallocate()
+        s.plans.pointee.free()
+        s.plans.deinitialize(count: 1)
+        s.plans.deallocate()
         s.slotState.deinitialize(count: s.slotCapacity)
         s.slotState.deallocate()
         s.columnState.deinitialize(count: s.columnCapacity)
@@ -144,6 +150,7 @@ public final class CellMeasurer {
         }
         changedKinds = (0..<profile.kinds.count).map { !next.sameLayout(kind: $0, as: program) }
         program = next
+        scratch.pointee.plans.pointee.removeAll()
         self.environment = environment
     }
 
@@ -240,6 +247,12 @@ public final class CellMeasurer {
         let k = profile.kindIndex(kind)
         guard k >= 0 else { return 0 }
         let kp = p.kinds[k]
+        if let planned = plannedHeight(k, kp, p, row) {
+            #if TESSERA_INVARIANTS
+            precondition(planned == layoutRow(kp, p, row, cellWidth: cellWidthUnits(kp, p, row)), "a planned height differs from laying the row out")
+            #endif
+            return planned
+        }
         return layoutRow(kp, p, row, cellWidth: cellWidthUnits(kp, p, row))
     }
 }

@@ -1,0 +1,349 @@
+/// Heights through plans: a kind's program specialised, on first use, for one set of
+/// present values. What `layoutRow` decides for every row from the program — which slots
+/// and columns are present, the gaps between them, the widths of fixed columns and the
+/// sizes of boxes and one-line texts — depends only on which values a row has, so a plan
+/// keeps it folded into constants and lists of what is left to do per row: natural widths
+/// of fit columns, fraction and fill widths, and the heights of texts and of items sized
+/// by their values. Environment changes measure every row again; with plans each row costs
+/// its texts and a few additions rather than a walk over its kind's program.
+///
+/// Plans are compiled per program (`setEnvironment` drops them) and bounded in number;
+/// a row without one (a table full, a "content"-wide grid item, a text log in use) goes
+/// through `layoutRow`. Both give the same height to the bit; builds with
+/// TESSERA_INVARIANTS check every planned height against `layoutRow`.
+struct RowPlans {
+    /// A kind with a set of present values, specialised.
+    struct Plan {
+        var padTop: Int64, padBottom: Int64, minHeight: Int64
+        /// Fixed column widths and the gaps between present columns.
+        var usedConstant: Int64
+        /// Local index of the fill column.
+        var fill: Int32
+        var fits: Range<Int32>
+        var fractions: Range<Int32>
+        var columns: Range<Int32>
+        /// Slots whose state `readSlot` must write before items read it.
+        var stated: Range<Int32>
+    }
+
+    /// A fit column: its width is the widest natural width of its items (`constant` for
+    /// boxes), capped as the column says.
+    struct Fit {
+        var column: Int32
+        var constant: Int64
+        var items: Range<Int32>
+        var maxMode: UInt8
+        var maxLength: Int64
+        var maxFraction: Double
+    }
+
+    struct Fraction {
+        var column: Int32
+        var fraction: Double
+    }
+
+    /// A present column: its height is `constant` (gaps, boxes, one-line texts) plus its
+    /// items' heights at its width (`fixed` when a fixed column, else -1: computed).
+    struct Column {
+        var column: Int32
+        var fixed: Int64
+        var constant: Int64
+        var items: Range<Int32>
+    }
+
+    /// A slot measured per row: a text (laid out straight from its value) or another
+    /// item (through `natural`/`itemHeight` over its state).
+    struct Item {
+        var slot: Int32
+        var isText: Bool
+    }
+
+    /// A growing array of plain values behind a pointer: rows read it without retaining
+    /// anything; it grows only while a plan is compiled.
+    struct Buffer<T> {
+        private(set) var base = UnsafeMutablePointer<T>.allocate(capacity: 16)
+        private(set) var count = 0
+        private var capacity = 16
+
+        @inline(__always)
+        subscript(i: Int32) -> T { base[Int(i)] }
+
+        mutating func append(_ x: T) {
+            if count == capacity {
+                let grown = UnsafeMutablePointer<T>.allocate(capacity: 2 * capacity)
+                grown.moveInitialize(from: base, count: count)
+                base.deallocate()
+                base = grown
+                capacity *= 2
+            }
+            (base + count).initialize(to: x)
+            count += 1
+        }
+
+        func free() {
+            base.deinitialize(count: count)
+            base.deallocate()
+        }
+    }
+
+    var plans = Buffer<Plan>()
+    var fits = Buffer<Fit>()
+    var fractions = Buffer<Fraction>()
+    var columns = Buffer<Column>()
+    var items = Buffer<Item>()
+    var stated = Buffer<Int32>()
+    /// Per kind: its text list and box stack values (bit per value), filled on first use.
+    var special = Buffer<UInt32>()
+    /// Open addressing: `keys[i]` is kind << 32 | present-values mask, `indexes[i]` its plan
+    /// (-1: empty slot).
+    let keys = UnsafeMutablePointer<UInt64>.allocate(capacity: tableSize)
+    let indexes = UnsafeMutablePointer<Int32>.allocate(capacity: tableSize)
+
+    static let tableSize = 1 << 10
+    /// At most this many plans per program (half the table).
+    static let capacity = tableSize / 2
+
+    init() {
+        keys.initialize(repeating: 0, count: Self.tableSize)
+        indexes.initialize(repeating: -1, count: Self.tableSize)
+    }
+
+    func free() {
+        plans.free(); fits.free(); fractions.free(); columns.free(); items.free(); stated.free(); special.free()
+        keys.deallocate()
+        indexes.deallocate()
+    }
+
+    @inline(__always)
+    static func slot(_ key: UInt64) -> Int { Int(truncatingIfNeeded: (key &* 0x9E37_79B9_7F4A_7C15) >> 54) }
+
+    /// The plan of `key`, or -1.
+    @inline(__always)
+    func find(_ key: UInt64) -> Int32 {
+        var i = Self.slot(key)
+        while true {
+            let index = indexes[i]
+            if index < 0 || keys[i] == key { return index }
+            i = (i + 1) & (Self.tableSize - 1)
+        }
+    }
+
+    mutating func insert(_ key: UInt64, _ plan: Int32) {
+        var i = Self.slot(key)
+        while indexes[i] >= 0 { i = (i + 1) & (Self.tableSize - 1) }
+        keys[i] = key
+        indexes[i] = plan
+    }
+
+    @inline(__always)
+    mutating func specialValues(_ k: Int, _ p: CellProgram) -> UInt32 {
+        if special.count == 0 {
+            for kp in p.kinds {
+                var mask: UInt32 = 0
+                for v in 0..<Swift.min(Int(kp.valueCount), 32) {
+                    let type = p.slots[Int(kp.slotStart) + Int(p.valueSlots[Int(kp.valueStart) + v])].type
+                    if type == .textList || type == .boxStack { mask |= 1 << UInt32(v) }
+                }
+                special.append(mask)
+            }
+        }
+        return special[Int32(k)]
+    }
+
+    mutating func removeAll() {
+        free()
+        self = RowPlans()
+    }
+}
+
+extension CellMeasurer {
+    /// Plans compiled for the current program.
+    var compiledPlanCount: Int { scratch.pointee.plans.pointee.plans.count }
+
+    /// Which values of a row are present as its kind reads them (bit `v` for value `v`):
+    /// not empty; for a text list, with a non-empty item; for a box stack, a count above
+    /// zero. nil for a kind with more than 32 values.
+    @inline(__always)
+    func presentValues(_ k: Int, _ kp: KindProgram, _ p: CellProgram, _ row: RowValues) -> UInt32? {
+        let count = Swift.min(Int(kp.valueCount), row.offsets.count - 1)
+        guard kp.valueCount <= 32 else { return nil }
+        var mask: UInt32 = 0
+        if scratch.pointee.trustsRows {
+            // Checked offsets: in bounds and non-decreasing.
+            let o = row.offsets.baseAddress.unsafelyUnwrapped
+            for v in 0..<Swift.max(count, 0) where o[v + 1] > o[v] { mask |= 1 << UInt32(v) }
+        } else {
+            for v in 0..<Swift.max(count, 0) where !row.range(v).isEmpty { mask |= 1 << UInt32(v) }
+        }
+        // Text lists and box stacks need more than a value to be present.
+        var special = mask & scratch.pointee.plans.pointee.specialValues(k, p)
+        if special == 0 { return mask }
+        let slots = p.slots.baseAddress.unsafelyUnwrapped + Int(kp.slotStart)
+        let valueSlots = p.valueSlots.baseAddress.unsafelyUnwrapped + Int(kp.valueStart)
+        while special != 0 {
+            let v = special.trailingZeroBitCount
+            special &= special - 1
+            let sp = slots + Int(valueSlots[v])
+            let bytes = row.bytes(row.range(v))
+            let present = sp.pointee.type == .textList
+                ? Self.itemCount(bytes) > 0
+                : Swift.min(Int32(Self.parseDecimal(bytes, allowFraction: false) ?? 0), sp.pointee.max) > 0
+            if !present { mask &= ~(1 << UInt32(v)) }
+        }
+        return mask
+    }
+
+    /// The row's height through its plan (compiled on first use), or nil when it has none.
+    @inline(__always)
+    func plannedHeight(_ k: Int, _ kp: KindProgram, _ p: CellProgram, _ row: RowValues) -> Int64? {
+        guard kp.gridMode != 2, scratch.pointee.textLog == nil, let mask = presentValues(k, kp, p, row) else { return nil }
+        let key = UInt64(k) << 32 | UInt64(mask)
+        let plans = scratch.pointee.plans
+        var index = plans.pointee.find(key)
+        if index < 0 {
+            guard plans.pointee.plans.count < RowPlans.capacity else { return nil }
+            index = compilePlan(kp, p, mask)
+            plans.pointee.insert(key, index)
+        }
+        rowIsValidUTF8 = scratch.pointee.trustsRows || row.isValidUTF8
+        return runPlan(Int(index), kp, p, row, width: kp.gridMode == 0 ? p.width : kp.gridWidth)
+    }
+
+    /// Whether local slot `sp` is present in a row with present values `mask` (as
+    /// `readSlots` finds it).
+    func present(_ sp: SlotProgram, _ mask: UInt32) -> Bool {
+        guard sp.placed || sp.overlay else { return false }
+        let has = sp.valueIndex >= 0 && mask & (1 << UInt32(sp.valueIndex)) != 0
+        switch sp.type {
+        case .box, .image: return sp.always || has
+        default: return has
+        }
+    }
+
+    /// Compiles the plan of kind `kp` for rows with present values `mask`; returns its index.
+    func compilePlan(_ kp: KindProgram, _ p: CellProgram, _ mask: UInt32) -> Int32 {
+        let store = scratch.pointee.plans
+        let slots = Array(p.slots[Int(kp.slotStart)..<Int(kp.slotStart + kp.slotCount)])
+        let columns = Array(p.columns[Int(kp.columnStart)..<Int(kp.columnStart + kp.columnCount)])
+        let present = slots.map { self.present($0, mask) }
+        let statedStart = Int32(store.pointee.stated.count)
+        // Texts are read straight from their values; other present slots need their state.
+        for (s, sp) in slots.enumerated() where present[s] && sp.type != .text && sp.type != .box {
+            store.pointee.stated.append(Int32(s))
+        }
+        func columnPresent(_ c: ColumnProgram) -> Bool {
+            c.mode == .fill || (0..<Int(c.itemCount)).contains { present[Int(p.items[Int(c.itemStart) + $0].slot)] }
+        }
+        var used: Int64 = 0, fill: Int32 = 0
+        var previous: ColumnProgram? = nil
+        let fitStart = Int32(store.pointee.fits.count), fractionStart = Int32(store.pointee.fractions.count)
+        let columnStart = Int32(store.pointee.columns.count)
+        for (ci, c) in columns.enumerated() where columnPresent(c) {
+            if let prev = previous { used += Self.gap(prev.spaceAfter, c.spaceBefore, kp.columnGap) }
+            previous = c
+            switch c.mode {
+            case .fixed: used += c.fixed
+            case .fit:
+                // The widest natural width of the present items (a fill button asks for none).
+                var fit = RowPlans.Fit(column: Int32(ci), constant: 0, items: 0..<0, maxMode: c.maxMode, maxLength: c.maxLength, maxFraction: c.maxFraction)
+                let itemStart = Int32(store.pointee.items.count)
+                for i in 0..<Int(c.itemCount) {
+                    let s = Int(p.items[Int(c.itemStart) + i].slot)
+                    let sp = slots[s]
+                    guard present[s], !(sp.type == .button && sp.flag) else { continue }
+                    if sp.type == .box {
+                        fit.constant = Swift.max(fit.constant, sp.width)
+                    } else {
+                        store.pointee.items.append(RowPlans.Item(slot: Int32(s), isText: sp.type == .text))
+                    }
+                }
+                fit.items = itemStart..<Int32(store.pointee.items.count)
+                store.pointee.fits.append(fit)
+            case .fraction: store.pointee.fractions.append(RowPlans.Fraction(column: Int32(ci), fraction: c.fraction))
+            case .fill: fill = Int32(ci)
+            }
+            // Heights: gaps, boxes and one-line texts are constants.
+            var column = RowPlans.Column(column: Int32(ci), fixed: c.mode == .fixed ? c.fixed : -1, constant: 0, items: 0..<0)
+            let itemStart = Int32(store.pointee.items.count)
+            var previousItem: ItemProgram? = nil
+            for i in 0..<Int(c.itemCount) {
+                let item = p.items[Int(c.itemStart) + i]
+                let s = Int(item.slot), sp = slots[s]
+                guard present[s] else { continue }
+                if let prev = previousItem { column.constant += Self.gap(prev.spaceAfter, item.spaceBefore, c.gap) }
+                previousItem = item
+                switch sp.type {
+                case .box: column.constant += sp.height
+                case .text where sp.maxLines == 1: column.constant += p.lineHeights[Int(sp.style)]
+                default: store.pointee.items.append(RowPlans.Item(slot: Int32(s), isText: sp.type == .text))
+                }
+            }
+            column.items = itemStart..<Int32(store.pointee.items.count)
+            store.pointee.columns.append(column)
+        }
+        let plan = RowPlans.Plan(
+            padTop: kp.padTop, padBottom: kp.padBottom, minHeight: kp.minHeight, usedConstant: used, fill: fill,
+            fits: fitStart..<Int32(store.pointee.fits.count), fractions: fractionStart..<Int32(store.pointee.fractions.count),
+            columns: columnStart..<Int32(store.pointee.columns.count), stated: statedStart..<Int32(store.pointee.stated.count))
+        store.pointee.plans.append(plan)
+        return Int32(store.pointee.plans.count - 1)
+    }
+
+    /// `layoutRow`'s height at cell width `width` through plan `index`.
+    func runPlan(_ index: Int, _ kp: KindProgram, _ p: CellProgram, _ row: RowValues, width: Int64) -> Int64 {
+        let store = scratch.pointee.plans
+        let plan = store.pointee.plans[Int32(index)]
+        let slots = p.slots.baseAddress.unsafelyUnwrapped + Int(kp.slotStart)
+        for i in plan.stated { readSlot(Int(store.pointee.stated[i]), slots, row) }
+        let widths = columnState
+        let inner = width - kp.padLeading - kp.padTrailing
+        var used = plan.usedConstant
+        for f in plan.fits {
+            let fit = store.pointee.fits[f]
+            var w = fit.constant
+            for i in fit.items {
+                let item = store.pointee.items[i]
+                let s = Int(item.slot), sp = slots + s
+                if item.isText {
+                    let r = row.range(Int(sp.pointee.valueIndex))
+                    w = Swift.max(w, textNatural(row.bytes(r), p, style: sp.pointee.style, slot: s, value: sp.pointee.valueIndex))
+                } else {
+                    w = Swift.max(w, natural(s, sp, p, row))
+                }
+            }
+            if fit.maxMode == 1 { w = Swift.min(w, fit.maxLength) }
+            if fit.maxMode == 2 { w = Swift.min(w, Swift.max(Int64((fit.maxFraction * Double(inner)).rounded()), 0)) }
+            widths[Int(fit.column)].width = w
+            used += w
+        }
+        let flexible = Swift.max(inner - used, 0)
+        var fractions: Int64 = 0
+        for f in plan.fractions {
+            let fraction = store.pointee.fractions[f]
+            let w = Int64((fraction.fraction * Double(flexible)).rounded())
+            widths[Int(fraction.column)].width = w
+            fractions += w
+        }
+        widths[Int(plan.fill)].width = Swift.max(flexible - fractions, 0)
+
+        var tallest: Int64 = 0
+        for c in plan.columns {
+            let column = store.pointee.columns[c]
+            let columnWidth = column.fixed >= 0 ? column.fixed : widths[Int(column.column)].width
+            var h = column.constant
+            for i in column.items {
+                let item = store.pointee.items[i]
+                let s = Int(item.slot), sp = slots + s
+                if item.isText {
+                    let r = row.range(Int(sp.pointee.valueIndex))
+                    h += textHeight(row.bytes(r), p, style: sp.pointee.style, width: columnWidth, maxLines: sp.pointee.maxLines, slot: s,
+                                    value: sp.pointee.valueIndex)
+                } else {
+                    h += itemHeight(s, sp, p, row, columnWidth: columnWidth)
+                }
+            }
+            tallest = Swift.max(tallest, h)
+        }
+        return Swift.max(plan.padTop + tallest + plan.padBottom, plan.minHeight)
+    }
+}
