@@ -51,11 +51,23 @@ struct RowPlans {
         var items: Range<Int32>
     }
 
-    /// A slot measured per row: a text (laid out straight from its value) or another
-    /// item (through `natural`/`itemHeight` over its state).
+    /// A slot measured per row: a text, an image sized by its value or by its column, or
+    /// a box stack, each read straight from its value; a text list or button through
+    /// `natural`/`itemHeight` over its state (`stated`).
     struct Item {
+        enum Kind: UInt8 { case text, image, imageFromColumn, boxStack, stated }
         var slot: Int32
-        var isText: Bool
+        var kind: Kind
+
+        init(slot: Int, _ sp: SlotProgram) {
+            self.slot = Int32(slot)
+            switch sp.type {
+            case .text: kind = .text
+            case .image: kind = sp.flag ? .imageFromColumn : .image
+            case .boxStack: kind = .boxStack
+            default: kind = .stated
+            }
+        }
     }
 
     /// A growing array of plain values behind a pointer: rows read it without retaining
@@ -99,7 +111,8 @@ struct RowPlans {
     let keys = UnsafeMutablePointer<UInt64>.allocate(capacity: tableSize)
     let indexes = UnsafeMutablePointer<Int32>.allocate(capacity: tableSize)
 
-    static let tableSize = 1 << 10
+    static let tableBits = 13
+    static let tableSize = 1 << tableBits
     /// At most this many plans per program (half the table).
     static let capacity = tableSize / 2
 
@@ -115,7 +128,7 @@ struct RowPlans {
     }
 
     @inline(__always)
-    static func slot(_ key: UInt64) -> Int { Int(truncatingIfNeeded: (key &* 0x9E37_79B9_7F4A_7C15) >> 54) }
+    static func slot(_ key: UInt64) -> Int { Int(truncatingIfNeeded: (key &* 0x9E37_79B9_7F4A_7C15) >> UInt64(64 - tableBits)) }
 
     /// The plan of `key`, or -1.
     @inline(__always)
@@ -227,8 +240,8 @@ extension CellMeasurer {
         let columns = Array(p.columns[Int(kp.columnStart)..<Int(kp.columnStart + kp.columnCount)])
         let present = slots.map { self.present($0, mask) }
         let statedStart = Int32(store.pointee.stated.count)
-        // Texts are read straight from their values; other present slots need their state.
-        for (s, sp) in slots.enumerated() where present[s] && sp.type != .text && sp.type != .box {
+        // Text lists and buttons are measured over their state.
+        for (s, sp) in slots.enumerated() where present[s] && (sp.type == .textList || sp.type == .button) {
             store.pointee.stated.append(Int32(s))
         }
         func columnPresent(_ c: ColumnProgram) -> Bool {
@@ -250,11 +263,12 @@ extension CellMeasurer {
                 for i in 0..<Int(c.itemCount) {
                     let s = Int(p.items[Int(c.itemStart) + i].slot)
                     let sp = slots[s]
-                    guard present[s], !(sp.type == .button && sp.flag) else { continue }
+                    // A fill button asks for no width, an image sized by its column for none.
+                    guard present[s], !(sp.type == .button && sp.flag), !(sp.type == .image && sp.flag) else { continue }
                     if sp.type == .box {
                         fit.constant = Swift.max(fit.constant, sp.width)
                     } else {
-                        store.pointee.items.append(RowPlans.Item(slot: Int32(s), isText: sp.type == .text))
+                        store.pointee.items.append(RowPlans.Item(slot: s, sp))
                     }
                 }
                 fit.items = itemStart..<Int32(store.pointee.items.count)
@@ -275,7 +289,7 @@ extension CellMeasurer {
                 switch sp.type {
                 case .box: column.constant += sp.height
                 case .text where sp.maxLines == 1: column.constant += p.lineHeights[Int(sp.style)]
-                default: store.pointee.items.append(RowPlans.Item(slot: Int32(s), isText: sp.type == .text))
+                default: store.pointee.items.append(RowPlans.Item(slot: s, sp))
                 }
             }
             column.items = itemStart..<Int32(store.pointee.items.count)
@@ -291,35 +305,29 @@ extension CellMeasurer {
 
     /// `layoutRow`'s height at cell width `width` through plan `index`.
     func runPlan(_ index: Int, _ kp: KindProgram, _ p: CellProgram, _ row: RowValues, width: Int64) -> Int64 {
-        let store = scratch.pointee.plans
-        let plan = store.pointee.plans[Int32(index)]
+        let store = scratch.pointee.plans.pointee
+        let plan = store.plans.base[index]
+        let items = store.items.base
         let slots = p.slots.baseAddress.unsafelyUnwrapped + Int(kp.slotStart)
-        for i in plan.stated { readSlot(Int(store.pointee.stated[i]), slots, row) }
+        for i in Int(plan.stated.lowerBound)..<Int(plan.stated.upperBound) { readSlot(Int(store.stated.base[i]), slots, row) }
         let widths = columnState
         let inner = width - kp.padLeading - kp.padTrailing
         var used = plan.usedConstant
-        for f in plan.fits {
-            let fit = store.pointee.fits[f]
-            var w = fit.constant
-            for i in fit.items {
-                let item = store.pointee.items[i]
-                let s = Int(item.slot), sp = slots + s
-                if item.isText {
-                    let r = row.range(Int(sp.pointee.valueIndex))
-                    w = Swift.max(w, textNatural(row.bytes(r), p, style: sp.pointee.style, slot: s, value: sp.pointee.valueIndex))
-                } else {
-                    w = Swift.max(w, natural(s, sp, p, row))
-                }
+        for f in Int(plan.fits.lowerBound)..<Int(plan.fits.upperBound) {
+            let fit = store.fits.base + f
+            var w = fit.pointee.constant
+            for i in Int(fit.pointee.items.lowerBound)..<Int(fit.pointee.items.upperBound) {
+                w = Swift.max(w, itemNatural(items[i], slots, p, row))
             }
-            if fit.maxMode == 1 { w = Swift.min(w, fit.maxLength) }
-            if fit.maxMode == 2 { w = Swift.min(w, Swift.max(Int64((fit.maxFraction * Double(inner)).rounded()), 0)) }
-            widths[Int(fit.column)].width = w
+            if fit.pointee.maxMode == 1 { w = Swift.min(w, fit.pointee.maxLength) }
+            if fit.pointee.maxMode == 2 { w = Swift.min(w, Swift.max(Int64((fit.pointee.maxFraction * Double(inner)).rounded()), 0)) }
+            widths[Int(fit.pointee.column)].width = w
             used += w
         }
         let flexible = Swift.max(inner - used, 0)
         var fractions: Int64 = 0
-        for f in plan.fractions {
-            let fraction = store.pointee.fractions[f]
+        for f in Int(plan.fractions.lowerBound)..<Int(plan.fractions.upperBound) {
+            let fraction = store.fractions.base[f]
             let w = Int64((fraction.fraction * Double(flexible)).rounded())
             widths[Int(fraction.column)].width = w
             fractions += w
@@ -327,23 +335,61 @@ extension CellMeasurer {
         widths[Int(plan.fill)].width = Swift.max(flexible - fractions, 0)
 
         var tallest: Int64 = 0
-        for c in plan.columns {
-            let column = store.pointee.columns[c]
-            let columnWidth = column.fixed >= 0 ? column.fixed : widths[Int(column.column)].width
-            var h = column.constant
-            for i in column.items {
-                let item = store.pointee.items[i]
-                let s = Int(item.slot), sp = slots + s
-                if item.isText {
-                    let r = row.range(Int(sp.pointee.valueIndex))
-                    h += textHeight(row.bytes(r), p, style: sp.pointee.style, width: columnWidth, maxLines: sp.pointee.maxLines, slot: s,
-                                    value: sp.pointee.valueIndex)
-                } else {
-                    h += itemHeight(s, sp, p, row, columnWidth: columnWidth)
-                }
+        for c in Int(plan.columns.lowerBound)..<Int(plan.columns.upperBound) {
+            let column = store.columns.base + c
+            let columnWidth = column.pointee.fixed >= 0 ? column.pointee.fixed : widths[Int(column.pointee.column)].width
+            var h = column.pointee.constant
+            for i in Int(column.pointee.items.lowerBound)..<Int(column.pointee.items.upperBound) {
+                h += itemHeight(items[i], slots, p, row, columnWidth: columnWidth)
             }
             tallest = Swift.max(tallest, h)
         }
         return Swift.max(plan.padTop + tallest + plan.padBottom, plan.minHeight)
+    }
+
+    /// A planned item's natural width, as `natural` gives it.
+    @inline(__always)
+    func itemNatural(_ item: RowPlans.Item, _ slots: UnsafePointer<SlotProgram>, _ p: CellProgram, _ row: RowValues) -> Int64 {
+        let s = Int(item.slot), sp = slots + s
+        switch item.kind {
+        case .text:
+            return textNatural(row.bytes(row.range(Int(sp.pointee.valueIndex))), p, style: sp.pointee.style, slot: s, value: sp.pointee.valueIndex)
+        case .image: return imageSize(sp, row).width
+        case .boxStack: return boxStackSize(sp, row).width
+        case .imageFromColumn: return 0
+        case .stated: return natural(s, sp, p, row)
+        }
+    }
+
+    /// A planned item's height at its column's width, as `itemHeight` gives it.
+    @inline(__always)
+    func itemHeight(_ item: RowPlans.Item, _ slots: UnsafePointer<SlotProgram>, _ p: CellProgram, _ row: RowValues, columnWidth: Int64) -> Int64 {
+        let s = Int(item.slot), sp = slots + s
+        switch item.kind {
+        case .text:
+            return textHeight(row.bytes(row.range(Int(sp.pointee.valueIndex))), p, style: sp.pointee.style, width: columnWidth,
+                              maxLines: sp.pointee.maxLines, slot: s, value: sp.pointee.valueIndex)
+        case .image: return imageSize(sp, row).height
+        case .imageFromColumn: return Swift.min(Swift.max(columnWidth, sp.pointee.imageMin), sp.pointee.imageMax)
+        case .boxStack: return boxStackSize(sp, row).height
+        case .stated: return itemHeight(s, sp, p, row, columnWidth: columnWidth)
+        }
+    }
+
+    /// A present image's size from its value (`readSlot`).
+    @inline(__always)
+    func imageSize(_ sp: UnsafePointer<SlotProgram>, _ row: RowValues) -> (width: Int64, height: Int64) {
+        let d = sp.pointee.imageDefault
+        let r = sp.pointee.valueIndex >= 0 ? row.range(Int(sp.pointee.valueIndex)) : 0..<0
+        return Self.parseImage(row.bytes(r), default: d) ?? (d, d)
+    }
+
+    /// A present box stack's size from its count (`readSlot`).
+    @inline(__always)
+    func boxStackSize(_ sp: UnsafePointer<SlotProgram>, _ row: RowValues) -> (width: Int64, height: Int64) {
+        let n = Int64(Swift.min(Int32(Self.parseDecimal(row.bytes(row.range(Int(sp.pointee.valueIndex))), allowFraction: false) ?? 0), sp.pointee.max))
+        return sp.pointee.flag
+            ? (sp.pointee.width, n * sp.pointee.height + (n - 1) * sp.pointee.gap)
+            : (n * sp.pointee.width + (n - 1) * sp.pointee.gap, sp.pointee.height)
     }
 }
