@@ -1,5 +1,5 @@
 import Testing
-@testable import Tessera
+@_spi(Benchmarks) @testable import Tessera
 
 /// Measurement scheduling: priority order, budgets, threads, which environment changes
 /// re-measure which kinds, anchoring while estimates become measurements.
@@ -128,8 +128,48 @@ import Testing
         // Both kinds have an edit-mode variant.
         #expect(fiori.dirtyCount == 10)
         try fiori.measureAll(threads: 2)
+        // Half a point wider: one-line titles keep their lines, so their rows keep their
+        // heights (`widthChangesMeasureOnlyRowsThatCanChange`).
         try fiori.setEnvironment(LayoutEnvironment(width: 390.5, platform: .ios, editMode: true))
-        #expect(fiori.dirtyCount == 10)
+        #expect(fiori.dirtyCount == 0)
+    }
+
+    /// After `measureAll`, a change of the width alone marks dirty only rows whose height
+    /// can change (a text in the fill column whose line count's range the new width
+    /// leaves); every height is then that of a fresh engine, through widths up and down,
+    /// edit mode and font scale in between.
+    @Test(arguments: ["george", "fiori-ios", "fiori-android"])
+    func widthChangesMeasureOnlyRowsThatCanChange(_ name: String) throws {
+        let profile = EngineEquivalenceTests.profile(name)
+        let platform = profile.platforms[0]
+        var rng = SplitMix64(seed: 3)
+        var ids = IDSource(seed: 3)
+        let b = EngineRowFactory(profile).batch(rows: 300, &rng, ids: &ids)
+        var env = LayoutEnvironment(width: 375, platform: platform)
+        var engine = try ListEngine(profile: profile, environment: env, viewport: 600, pageCapacity: 16)
+        try engine.append(ids: b.ids, kinds: b.kinds, text: b.text)
+        try engine.measureAll(threads: 2)
+        var kept = 0
+        for step in 0..<14 {
+            switch step % 7 {
+            case 3: env.editMode.toggle()
+            case 5: env.fontScale = env.fontScale == 1 ? 1.25 : 1
+            default: env.width = Double(rng.int(300 * 64...700 * 64)) / 64
+            }
+            try engine.setEnvironment(env)
+            engine._checkInvariants()
+            if step % 7 != 3 && step % 7 != 5 { kept += engine.store.count - engine.dirtyCount }
+            try engine.measureAll(threads: 1 + step % 2)
+            var fresh = try ListEngine(profile: profile, environment: env, viewport: 600, pageCapacity: 16)
+            try fresh.append(ids: b.ids, kinds: b.kinds, text: b.text)
+            try fresh.measureAll(threads: 1)
+            let n = engine.store.count
+            var got = [Double](repeating: 0, count: n), want = got
+            got.withUnsafeMutableBufferPointer { engine.measuredHeights(into: $0) }
+            want.withUnsafeMutableBufferPointer { fresh.measuredHeights(into: $0) }
+            #expect(got == want, "\(name) at \(env)")
+        }
+        #expect(kept > 0, "\(name): some rows kept their heights through width changes")
     }
 
     /// On a new platform rows never measured move to the platform's estimates; measured

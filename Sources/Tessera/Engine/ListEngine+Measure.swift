@@ -270,7 +270,7 @@ extension ListEngine {
         let workers = layout.workers(workerCount)
         let starts = ranges.map { store.cursor(atRow: $0.lowerBound) }
         let walker = store.walker
-        let slotsPerRow = layout.slotsPerRow
+        let slotsPerRow = layout.slotsPerRow, epoch = layout.epoch
         let dirty = RowFlags.dirty.rawValue
         // Per range: the batch (made by its worker when building) and how many dirty rows it had.
         var made = [CellTextBatch?](repeating: nil, count: ranges.count)
@@ -309,7 +309,7 @@ extension ListEngine {
                                 } else {
                                     batch = kept[i]
                                 }
-                                measurer.engineBegin(batch)
+                                measurer.engineBegin(batch, epoch: epoch)
                                 var c = starts[i]
                                 var k = range.lowerBound
                                 while c.row < range.upperBound {

@@ -86,7 +86,7 @@ extension ListEngine {
         guard let layout else { throw .unsupported("an environment on a list without a profile") }
         let old = layout.environment
         guard environment != old else { return scrollOffset }
-        let affected = try layout.setEnvironment(environment)
+        let (affected, widthOnly) = try layout.setEnvironment(environment)
         if environment.parameters != old.parameters {
             do throws(TesseraError) {
                 try layout.validateStoredRows(store)
@@ -97,13 +97,40 @@ extension ListEngine {
         }
         // Nothing below throws.
         if environment.platform != old.platform { store.replaceEstimates(layout.estimates) }
-        let gained = affected.withUnsafeBufferPointer { store.setFlag(RowFlags.dirty.rawValue, onKinds: $0) }
+        let gained = markDirty(layout, affected: affected, widthOnly: widthOnly, width: LayoutUnit.units(environment.width))
         if gained > 0 {
             layout.dirtyCount += gained
             layout.clean = nil
         }
         if layout.isGrid { layout.repack(from: 0, &store) }
         return reanchor()
+    }
+
+    /// Marks the rows of affected kinds dirty after an environment change, except rows of a
+    /// kind laid out as before apart from the width whose width range, stamped in the
+    /// environment before, holds the new width: those keep their heights (a rotation or
+    /// a resized window measures again only the rows that can change). Rows that keep a
+    /// valid range get the new epoch's stamp. Returns how many rows became dirty.
+    private mutating func markDirty(_ layout: ProfileLayout, affected: [Bool], widthOnly: [Bool], width: Int64) -> Int {
+        let dirty = RowFlags.dirty.rawValue
+        let old = layout.epoch
+        layout.epoch = old == UInt32.max ? 1 : old + 1
+        guard layout.batchesAreValid(store) else {
+            return affected.withUnsafeBufferPointer { store.setFlag(dirty, onKinds: $0) }
+        }
+        let new = layout.epoch, batches = layout.batches.map(\.viewPointer), ranges = layout.batchRanges
+        var b = 0
+        return store.setFlags(gaining: dirty) { row, kind, flags in
+            while b < ranges.count && row >= ranges[b].upperBound { b += 1 }
+            guard b < ranges.count, row >= ranges[b].lowerBound else { return affected[Int(kind)] ? dirty : 0 }
+            let range = batches[b].pointee.widthRanges.baseAddress.unsafelyUnwrapped + (row - ranges[b].lowerBound)
+            // A measured row's range holds in the new environment when its kind did not
+            // change at all, or changed only in width to a width inside the range.
+            let kept = flags & dirty == 0 && range.pointee.epoch == old
+                && (!affected[Int(kind)] || (widthOnly[Int(kind)] && range.pointee.holds(width, epoch: old)))
+            if kept { range.pointee.epoch = new }
+            return affected[Int(kind)] && !kept ? dirty : 0
+        }
     }
 
     mutating func insertProfiled(

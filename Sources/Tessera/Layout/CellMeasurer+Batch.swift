@@ -119,6 +119,8 @@ public final class CellTextBatch {
         natural.initialize(repeating: -1)
         let lines = Self.allocate(LineMemo.self, Swift.max(n, 1))
         lines.initialize(repeating: LineMemo())
+        let widthRanges = Self.allocate(WidthRange.self, Swift.max(rowCount, 1))
+        widthRanges.initialize(repeating: WidthRange())
         let styleCapacity = Swift.max(styleStates.count, 64)
         let current = Self.allocate(UInt16.self, styleCapacity)
         current.initialize(repeating: 0)
@@ -130,7 +132,8 @@ public final class CellTextBatch {
         viewStorage.initialize(to: View(rowCount: rowCount, slotsPerRow: slotsPerRow, first: Self.buffer(columns.first), head: Self.buffer(columns.head),
                     style: Self.buffer(columns.style), length: Self.buffer(columns.length), segmentStart: Self.buffer(columns.segmentStart),
                     widest: Self.mutableBuffer(columns.widest), natural: UnsafeMutableBufferPointer(rebasing: natural[0..<n]),
-                    lines: UnsafeMutableBufferPointer(rebasing: lines[0..<n]), measuredIn: Self.mutableBuffer(columns.measuredIn),
+                    lines: UnsafeMutableBufferPointer(rebasing: lines[0..<n]), widthRanges: UnsafeMutableBufferPointer(rebasing: widthRanges[0..<rowCount]),
+                    measuredIn: Self.mutableBuffer(columns.measuredIn),
                     flags: Self.mutableBuffer(columns.flags),
                     segments: Self.mutableBuffer(columns.segments), current: current, ratioFrom: ratioFrom, ratio: ratio,
                     states: Self.buffer(styleStates)))
@@ -148,6 +151,7 @@ public final class CellTextBatch {
         Self.free(UnsafeBufferPointer(view.segments))
         Jemalloc.free(view.natural.baseAddress!)
         Jemalloc.free(view.lines.baseAddress!)
+        Jemalloc.free(view.widthRanges.baseAddress!)
         Jemalloc.free(view.current.baseAddress!)
         Jemalloc.free(view.ratioFrom.baseAddress!)
         Jemalloc.free(view.ratio.baseAddress!)
@@ -186,6 +190,7 @@ public final class CellTextBatch {
     public var bytes: Int {
         view.segments.count * MemoryLayout<PreparedSegment>.stride
             + view.head.count * (4 * 4 + 4 + 8 + 2 + 1 + MemoryLayout<LineMemo>.stride) + view.segmentStart.count * 4 + view.first.count * 4
+            + view.widthRanges.count * MemoryLayout<WidthRange>.stride
     }
 
     /// Whether every kept text is measured in the measurer's current styles (false after a
@@ -279,6 +284,19 @@ public final class CellTextBatch {
         }
     }
 
+    /// The cell widths (units, `low ..< high`) over which a row's height is the same for
+    /// every program that lays its kind out as the one it was measured in apart from the
+    /// content width (`CellProgram.sameLayout(kind:as:ignoringWidth:)`), and the
+    /// environment epoch of that program (0: none). The list engine reads it to leave rows
+    /// alone after a width change (`ListEngine.setEnvironment`).
+    struct WidthRange {
+        var low: Int32 = 0
+        var high: Int32 = 0
+        var epoch: UInt32 = 0
+
+        func holds(_ width: Int64, epoch e: UInt32) -> Bool { e != 0 && epoch == e && Int64(low) <= width && width < Int64(high) }
+    }
+
     /// The batch's columns as plain pointers (valid while the batch lives), so the
     /// measurer reads them without touching the object's reference count.
     struct View {
@@ -294,6 +312,8 @@ public final class CellTextBatch {
         /// it is measured in; -1 until needed.
         let natural: UnsafeMutableBufferPointer<Double>
         let lines: UnsafeMutableBufferPointer<LineMemo>
+        /// Per row: the cell widths its last height holds for (`WidthRange`).
+        let widthRanges: UnsafeMutableBufferPointer<WidthRange>
         /// Per text: the index of the style state its segments are measured in.
         let measuredIn: UnsafeMutableBufferPointer<UInt16>
         /// Per text: `mappedAlone` (every scalar mapped by the primary face it was prepared
@@ -762,12 +782,15 @@ extension CellMeasurer {
             return batchLines(batch, t, bytes, p, style: style, width: width, maxLines: maxLines, ratio: 1)
         }
         if limit >= Double(memo.low) && limit < Double(memo.high) && counts {
+            scratch.pointee.lineRange = (memo.low, memo.high)
             return maxLines > 0 ? Swift.min(Int(memo.count), maxLines) : Int(memo.count)
         }
         let view = batch.pointee.view(t)
         if view.widestSegment <= limit {
             let (memo, count) = Self.countLines(view, textEngine.linePositions(view), limit: limit, stopAfter: maxLines)
             batch.pointee.lines[t] = memo
+            // A fresh count is reusable for the same limit on lines (`partial` only past it).
+            scratch.pointee.lineRange = (memo.low, memo.high)
             return maxLines > 0 ? Swift.min(count, maxLines) : count
         }
         // A segment wider than the line: the engine's emergency breaks at grapheme clusters.

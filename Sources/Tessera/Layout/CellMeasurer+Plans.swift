@@ -24,6 +24,10 @@ struct RowPlans {
         var columns: Range<Int32>
         /// Slots whose state `readSlot` must write before items read it.
         var stated: Range<Int32>
+        /// No fraction column and no fit column capped by a fraction: the fill column is
+        /// the cell width less a constant (while that is not negative), the others keep
+        /// their widths whatever the cell width.
+        var fillFollowsWidth: Bool
     }
 
     /// A fit column: its width is the widest natural width of its items (`constant` for
@@ -219,7 +223,19 @@ extension CellMeasurer {
             plans.pointee.insert(key, index)
         }
         rowIsValidUTF8 = scratch.pointee.trustsRows || row.isValidUTF8
-        return runPlan(Int(index), kp, p, row, width: kp.gridMode == 0 ? p.width : kp.gridWidth)
+        let width = kp.gridMode == 0 ? p.width : kp.gridWidth
+        var range = (low: width, high: width + 1)
+        let height = runPlan(Int(index), kp, p, row, width: width, range: &range)
+        if let batch = scratch.pointee.batch, scratch.pointee.batchEpoch != 0, kp.gridMode == 0 {
+            let r = scratch.pointee.batchRow
+            if r < batch.pointee.widthRanges.count {
+                let low = Swift.max(range.low, 1), high = Swift.min(range.high, Int64(Int32.max))
+                batch.pointee.widthRanges[r] = low < high && low <= width && width < high
+                    ? CellTextBatch.WidthRange(low: Int32(low), high: Int32(high), epoch: scratch.pointee.batchEpoch)
+                    : CellTextBatch.WidthRange()
+            }
+        }
+        return height
     }
 
     /// Whether local slot `sp` is present in a row with present values `mask` (as
@@ -298,13 +314,19 @@ extension CellMeasurer {
         let plan = RowPlans.Plan(
             padTop: kp.padTop, padBottom: kp.padBottom, minHeight: kp.minHeight, usedConstant: used, fill: fill,
             fits: fitStart..<Int32(store.pointee.fits.count), fractions: fractionStart..<Int32(store.pointee.fractions.count),
-            columns: columnStart..<Int32(store.pointee.columns.count), stated: statedStart..<Int32(store.pointee.stated.count))
+            columns: columnStart..<Int32(store.pointee.columns.count), stated: statedStart..<Int32(store.pointee.stated.count),
+            fillFollowsWidth: fractionStart == Int32(store.pointee.fractions.count)
+                && !(Int(fitStart)..<store.pointee.fits.count).contains { store.pointee.fits[Int32($0)].maxMode == 2 })
         store.pointee.plans.append(plan)
         return Int32(store.pointee.plans.count - 1)
     }
 
-    /// `layoutRow`'s height at cell width `width` through plan `index`.
-    func runPlan(_ index: Int, _ kp: KindProgram, _ p: CellProgram, _ row: RowValues, width: Int64) -> Int64 {
+    /// `layoutRow`'s height at cell width `width` through plan `index`; narrows `range`
+    /// (which holds `width`) to cell widths the height holds for (see
+    /// `CellTextBatch.WidthRange`): where the fill column follows the width, each text in
+    /// it keeps its line count while its width stays inside the range its count holds for
+    /// (`lineRange`), and nothing else in the row depends on the width.
+    func runPlan(_ index: Int, _ kp: KindProgram, _ p: CellProgram, _ row: RowValues, width: Int64, range: inout (low: Int64, high: Int64)) -> Int64 {
         let store = scratch.pointee.plans.pointee
         let plan = store.plans.base[index]
         let items = store.items.base
@@ -333,16 +355,35 @@ extension CellMeasurer {
             fractions += w
         }
         widths[Int(plan.fill)].width = Swift.max(flexible - fractions, 0)
+        // The fill column is `width - constant` for cell widths from `constant` on.
+        let constant = width - widths[Int(plan.fill)].width
+        var follows = plan.fillFollowsWidth && inner - used >= 0
+        var fillLow = Int64.min, fillHigh = Int64.max
 
         var tallest: Int64 = 0
         for c in Int(plan.columns.lowerBound)..<Int(plan.columns.upperBound) {
             let column = store.columns.base + c
             let columnWidth = column.pointee.fixed >= 0 ? column.pointee.fixed : widths[Int(column.pointee.column)].width
+            let isFill = column.pointee.column == plan.fill
             var h = column.pointee.constant
             for i in Int(column.pointee.items.lowerBound)..<Int(column.pointee.items.upperBound) {
+                if isFill && follows { scratch.pointee.lineRange = nil }
                 h += itemHeight(items[i], slots, p, row, columnWidth: columnWidth)
+                if isFill && follows {
+                    // The text's limit is `max(w, 1) / 64 + 1/64` for a column `w` units wide.
+                    if items[i].kind == .text, let lines = scratch.pointee.lineRange {
+                        fillLow = Swift.max(fillLow, Swift.max(Int64((64 * Double(lines.low) - 1).rounded(.up)), 1))
+                        if lines.high.isFinite { fillHigh = Swift.min(fillHigh, Int64((64 * Double(lines.high) - 1).rounded(.up))) }
+                    } else {
+                        follows = false
+                    }
+                }
             }
             tallest = Swift.max(tallest, h)
+        }
+        if follows {
+            range.low = Swift.max(constant, fillLow == .min ? constant : fillLow &+ constant)
+            range.high = fillHigh == .max ? .max : fillHigh &+ constant
         }
         return Swift.max(plan.padTop + tallest + plan.padBottom, plan.minHeight)
     }

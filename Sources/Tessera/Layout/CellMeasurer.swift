@@ -47,6 +47,11 @@ public final class CellMeasurer {
         var coverage = UnsafeMutablePointer<FaceCoverage>.allocate(capacity: 8)
         var coverageCount = 0
         var coverageNext: UInt = 0
+        /// The line limits (`low ..< high`) the last kept text's line count holds for, set by
+        /// `batchLines` when it gives a count from the text's own widths (nil otherwise).
+        var lineRange: (low: Float, high: Float)? = nil
+        /// The environment epoch rows measured with the batch are stamped with (0: none).
+        var batchEpoch: UInt32 = 0
         /// The program's row plans (`RowPlans`), dropped with the program.
         var plans = UnsafeMutablePointer<RowPlans>.allocate(capacity: 1)
     }
@@ -70,6 +75,9 @@ public final class CellMeasurer {
     /// Per kind (profile order): whether its rows may measure differently than in the
     /// environment before the last `setEnvironment` (all true at first).
     private var changedKinds: [Bool]
+    /// Per kind (profile order): laid out as before the last `setEnvironment` apart from the
+    /// content width.
+    private var sameButWidthKinds: [Bool]
     /// Styles built for recent (platform, font scale) pairs, so switching back reuses their
     /// identities and with them the text caches' entries.
     private var styleCache: [(platform: LayoutEnvironment.Platform, scale: Double, styles: [TextStyle])] = []
@@ -91,6 +99,7 @@ public final class CellMeasurer {
         program = try CellProgram(profile: profile, environment: environment, styles: styles)
         styleCache = [(environment.platform, environment.fontScale, styles)]
         changedKinds = [Bool](repeating: true, count: profile.kinds.count)
+        sameButWidthKinds = [Bool](repeating: false, count: profile.kinds.count)
         let slotCapacity = Swift.max(program.maxSlots, 1)
         let columnCapacity = Swift.max(program.maxColumns, 1)
         let slots = UnsafeMutablePointer<SlotState>.allocate(capacity: slotCapacity)
@@ -149,6 +158,7 @@ public final class CellMeasurer {
             scratch.pointee.columnState.initialize(repeating: ColumnState(), count: next.maxColumns)
         }
         changedKinds = (0..<profile.kinds.count).map { !next.sameLayout(kind: $0, as: program) }
+        sameButWidthKinds = (0..<profile.kinds.count).map { next.sameLayout(kind: $0, as: program, ignoringWidth: true) }
         program = next
         scratch.pointee.plans.pointee.removeAll()
         self.environment = environment
@@ -162,6 +172,14 @@ public final class CellMeasurer {
     public func layoutChanged(kind code: UInt16) -> Bool {
         let k = profile.kindIndex(code)
         return k < 0 || changedKinds[k]
+    }
+
+    /// Whether rows of the kind with this code are laid out as before the last
+    /// `setEnvironment` apart from the content width (false for an unknown code): a row
+    /// whose width range (`CellTextBatch.WidthRange`) holds the new width keeps its height.
+    func layoutChangedOnlyInWidth(kind code: UInt16) -> Bool {
+        let k = profile.kindIndex(code)
+        return k >= 0 && sameButWidthKinds[k] && program.kinds[k].gridMode == 0
     }
 
     /// Checks the compiled program and the scratch space (debug builds with

@@ -337,10 +337,11 @@ final class CellProgram {
 
     /// Whether every row of kind `k` measures the same here as in `other` (a program of the
     /// same profile): the same compiled kind (padding, columns, items, overlays, slot
-    /// programs), cell width, and text styles and line heights for its texts.
-    func sameLayout(kind k: Int, as other: CellProgram) -> Bool {
+    /// programs), cell width, and text styles and line heights for its texts. With
+    /// `ignoringWidth`, whether it would if the content widths were the same.
+    func sameLayout(kind k: Int, as other: CellProgram, ignoringWidth: Bool = false) -> Bool {
         var a = kinds[k], b = other.kinds[k]
-        guard a.gridMode == b.gridMode, a.gridMode != 0 || width == other.width else { return false }
+        guard a.gridMode == b.gridMode, a.gridMode != 0 || ignoringWidth || width == other.width else { return false }
         let (slotsA, slotsB) = (Int(a.slotStart), Int(b.slotStart))
         let (columnsA, columnsB) = (Int(a.columnStart), Int(b.columnStart))
         let (overlaysA, overlaysB) = (Int(a.overlayStart), Int(b.overlayStart))

@@ -105,6 +105,24 @@ extension RowStore {
         return gained
     }
 
+    /// Calls `body(row, kind, flags)` for every row in order and sets the bits it returns
+    /// on the row; returns how many rows gained `bit`.
+    mutating func setFlags(gaining bit: UInt16, _ body: (_ row: Int, _ kind: UInt16, _ flags: UInt16) -> UInt16) -> Int {
+        var gained = 0, row = 0
+        var l = tree.firstLeaf
+        while l != HeightTree.none {
+            let page = page(ofLeaf: l), n = rowCount(ofLeaf: l)
+            for s in 0..<n {
+                let flags = page.flags[s], set = body(row + s, page.kinds[s], flags)
+                if set & bit != 0 && flags & bit == 0 { gained += 1 }
+                page.flags[s] = flags | set
+            }
+            row += n
+            l = tree.leaves[Int(l)].next
+        }
+        return gained
+    }
+
     /// Rows of `range` with `bit` set.
     func count(flag bit: UInt16, in range: Range<Int>) -> Int {
         guard !range.isEmpty else { return 0 }
