@@ -160,6 +160,21 @@ import Testing
         }
     }
 
+    /// The least inner width at which a fraction-capped fit column reaches a natural width,
+    /// against trying every width.
+    @Test func leastInnerMatchesSearch() {
+        var rng = SplitMix64(seed: 17)
+        for _ in 0..<400 {
+            let fraction = rng.chance(0.1) ? 0.5 : Double(rng.int(1...999)) / 1000
+            let inner = Int64(rng.int(0...4000))
+            let cap = CellMeasurer.fractionCap(fraction, inner)
+            let w = Int64(rng.int(0...Int(cap)))
+            let least = CellMeasurer.leastInner(reaching: w, fraction, below: inner)
+            let searched = (0...inner).first { CellMeasurer.fractionCap(fraction, $0) >= w }!
+            #expect(w == 0 ? least <= 0 : least == searched, "fraction \(fraction), inner \(inner), w \(w)")
+        }
+    }
+
     @Test func layoutChangedFollowsVariants() throws {
         let george = try Profile.load(path: "Profiles/george.json")
         let m = try CellMeasurer(profile: george, environment: LayoutEnvironment(width: 375, platform: .ios))

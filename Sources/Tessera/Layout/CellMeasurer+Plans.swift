@@ -24,9 +24,9 @@ struct RowPlans {
         var columns: Range<Int32>
         /// Slots whose state `readSlot` must write before items read it.
         var stated: Range<Int32>
-        /// No fraction column and no fit column capped by a fraction: the fill column is
-        /// the cell width less a constant (while that is not negative), the others keep
-        /// their widths whatever the cell width.
+        /// No fraction column: the fill column is the cell width less a constant (while
+        /// that is not negative and no fit column reaches its cap), the others keep their
+        /// widths whatever the cell width.
         var fillFollowsWidth: Bool
     }
 
@@ -315,8 +315,7 @@ extension CellMeasurer {
             padTop: kp.padTop, padBottom: kp.padBottom, minHeight: kp.minHeight, usedConstant: used, fill: fill,
             fits: fitStart..<Int32(store.pointee.fits.count), fractions: fractionStart..<Int32(store.pointee.fractions.count),
             columns: columnStart..<Int32(store.pointee.columns.count), stated: statedStart..<Int32(store.pointee.stated.count),
-            fillFollowsWidth: fractionStart == Int32(store.pointee.fractions.count)
-                && !(Int(fitStart)..<store.pointee.fits.count).contains { store.pointee.fits[Int32($0)].maxMode == 2 })
+            fillFollowsWidth: fractionStart == Int32(store.pointee.fractions.count))
         store.pointee.plans.append(plan)
         return Int32(store.pointee.plans.count - 1)
     }
@@ -335,6 +334,8 @@ extension CellMeasurer {
         let widths = columnState
         let inner = width - kp.padLeading - kp.padTrailing
         var used = plan.usedConstant
+        // The least inner width at which no fit column capped by a fraction reaches its cap.
+        var uncapped: Int64 = 0, capped = false
         for f in Int(plan.fits.lowerBound)..<Int(plan.fits.upperBound) {
             let fit = store.fits.base + f
             var w = fit.pointee.constant
@@ -342,7 +343,15 @@ extension CellMeasurer {
                 w = Swift.max(w, itemNatural(items[i], slots, p, row))
             }
             if fit.pointee.maxMode == 1 { w = Swift.min(w, fit.pointee.maxLength) }
-            if fit.pointee.maxMode == 2 { w = Swift.min(w, Swift.max(Int64((fit.pointee.maxFraction * Double(inner)).rounded()), 0)) }
+            if fit.pointee.maxMode == 2 {
+                let cap = Self.fractionCap(fit.pointee.maxFraction, inner)
+                if w <= cap {
+                    uncapped = Swift.max(uncapped, Self.leastInner(reaching: w, fit.pointee.maxFraction, below: inner))
+                } else {
+                    w = cap
+                    capped = true
+                }
+            }
             widths[Int(fit.pointee.column)].width = w
             used += w
         }
@@ -357,7 +366,7 @@ extension CellMeasurer {
         widths[Int(plan.fill)].width = Swift.max(flexible - fractions, 0)
         // The fill column is `width - constant` for cell widths from `constant` on.
         let constant = width - widths[Int(plan.fill)].width
-        var follows = plan.fillFollowsWidth && inner - used >= 0
+        var follows = plan.fillFollowsWidth && inner - used >= 0 && !capped
         var fillLow = Int64.min, fillHigh = Int64.max
 
         var tallest: Int64 = 0
@@ -382,10 +391,25 @@ extension CellMeasurer {
             tallest = Swift.max(tallest, h)
         }
         if follows {
-            range.low = Swift.max(constant, fillLow == .min ? constant : fillLow &+ constant)
+            range.low = Swift.max(constant, uncapped + kp.padLeading + kp.padTrailing, fillLow == .min ? constant : fillLow &+ constant)
             range.high = fillHigh == .max ? .max : fillHigh &+ constant
         }
         return Swift.max(plan.padTop + tallest + plan.padBottom, plan.minHeight)
+    }
+
+    /// A fit column's cap at `fraction` of the inner width, as `layoutRow` computes it.
+    @inline(__always)
+    static func fractionCap(_ fraction: Double, _ inner: Int64) -> Int64 { Swift.max(Int64((fraction * Double(inner)).rounded()), 0) }
+
+    /// The least inner width whose cap at `fraction` is at least `w`, given that `inner`'s
+    /// is (the cap does not decrease as the inner width grows).
+    static func leastInner(reaching w: Int64, _ fraction: Double, below inner: Int64) -> Int64 {
+        guard w > 0 else { return Int64.min / 4 }
+        guard fraction > 0 else { return inner }
+        var c = Swift.min(inner, Swift.max(0, Int64(((Double(w) - 0.5) / fraction).rounded(.up))))
+        while c > 0 && fractionCap(fraction, c - 1) >= w { c -= 1 }
+        while fractionCap(fraction, c) < w { c += 1 }
+        return c
     }
 
     /// A planned item's natural width, as `natural` gives it.
