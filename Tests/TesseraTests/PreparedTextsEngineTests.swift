@@ -264,6 +264,43 @@ import Testing
         }
     }
 
+    /// Emergency breaks (a word wider than the line) report the range of limits their
+    /// comparisons hold for: at limits across that range the lines are the same, and the
+    /// range holds the limit.
+    @Test func emergencyBreakRangesHoldTheirLines() throws {
+        let engine = TextLayoutEngine()
+        let style = try TextStyle(fontChain: FontChain([try Font(path: TestFonts.roboto)]), size: 15)
+        let words = ["Kühlschrankgefrierkombination", "a", "Donaudampfschifffahrt", "und", "xxxxxxxxxxxxxxxxxxxx", "é\u{301}e", "go"]
+        var rng = SplitMix64(seed: 8)
+        var emergencies = 0
+        for _ in 0..<400 {
+            let text = (0..<rng.int(1...6)).map { _ in rng.pick(words) }.joined(separator: " ")
+            let width = Double(rng.int(6 * 64...160 * 64)) / 64
+            try Array(text.utf8).withUnsafeBytes { utf8 in
+                let prepared = engine.prepare(utf8, style)
+                let view = PreparedTextView(segments: engine.caches.pointee.segments.buffer, widest: prepared)
+                let segments = Array(view.segments)
+                try segments.withUnsafeBufferPointer { segs in
+                    let v = PreparedTextView(segments: segs, widest: prepared)
+                    func lines(_ w: Double, _ range: UnsafeMutablePointer<(low: Double, high: Double)>? = nil) -> [Range<Int>] {
+                        _ = engine.breakLines(v, utf8, style, width: w, maxLines: 0, range: range)
+                        return engine.caches.pointee.lines.buffer.map(\.range)
+                    }
+                    var range = (low: -Double.infinity, high: Double.infinity)
+                    let got = lines(width, &range)
+                    let limit = width + TextLayoutEngine.widthTolerance
+                    guard Double(prepared) > limit else { return }
+                    emergencies += 1
+                    try #require(range.low <= limit && limit < range.high)
+                    for l in [range.low, (range.low + limit) / 2, range.high.isFinite ? range.high.nextDown : limit + 300] where l.isFinite && l >= range.low {
+                        #expect(lines(l - TextLayoutEngine.widthTolerance) == got, "\(text) at \(width): limit \(l) in \(range)")
+                    }
+                }
+            }
+        }
+        #expect(emergencies > 200)
+    }
+
     func prepare(_ m: CellMeasurer, _ kinds: [UInt16], _ text: RowText) throws -> CellTextBatch {
         try kinds.withUnsafeBufferPointer { k in
             try text.utf8.withUnsafeBytes { u in

@@ -268,11 +268,13 @@ public final class CellTextBatch {
         var high: Float = 0
         var count: Int16 = 0
         var partial = false
+        /// Counted with emergency breaks (cluster widths, which "Font scale" does not cover).
+        var emergency = false
 
         init() {}
 
         /// `nil`-free: a count beyond `Int16` keeps nothing (the empty range).
-        init(low: Double, high: Double, count: Int, partial: Bool) {
+        init(low: Double, high: Double, count: Int, partial: Bool, emergency: Bool = false) {
             guard count <= Int(Int16.max) else { return }
             var l = Float(low), h = Float(high)
             if Double(l) < low { l = l.nextUp }
@@ -281,6 +283,7 @@ public final class CellTextBatch {
             self.high = h
             self.count = Int16(count)
             self.partial = partial
+            self.emergency = emergency
         }
     }
 
@@ -767,7 +770,7 @@ extension CellMeasurer {
                 return count
             }
             @inline(__always) func holds(_ memo: CellTextBatch.LineMemo) -> Bool {
-                scaled >= Double(memo.low) * (1 + m) && scaled < Double(memo.high) * (1 - m)
+                !memo.emergency && scaled >= Double(memo.low) * (1 + m) && scaled < Double(memo.high) * (1 - m)
             }
             if counts && holds(memo) { return checkedScaled(maxLines > 0 ? Swift.min(Int(memo.count), maxLines) : Int(memo.count)) }
             let view = batch.pointee.view(t)
@@ -793,10 +796,14 @@ extension CellMeasurer {
             scratch.pointee.lineRange = (memo.low, memo.high)
             return maxLines > 0 ? Swift.min(count, maxLines) : count
         }
-        // A segment wider than the line: the engine's emergency breaks at grapheme clusters.
-        batch.pointee.lines[t] = CellTextBatch.LineMemo()
-        _ = textEngine.breakLines(view, bytes, p.styles[Int(style)], width: width, maxLines: 0)
+        // A segment wider than the line: the engine's emergency breaks at grapheme clusters,
+        // with the range of limits its comparisons hold for.
+        var range = (low: -Double.infinity, high: Double.infinity)
+        _ = textEngine.breakLines(view, bytes, p.styles[Int(style)], width: width, maxLines: 0, range: &range)
         let count = textEngine.caches.pointee.lines.count
+        let kept = CellTextBatch.LineMemo(low: range.low, high: range.high, count: count, partial: false, emergency: true)
+        batch.pointee.lines[t] = kept
+        scratch.pointee.lineRange = Double(kept.low) <= limit && limit < Double(kept.high) ? (kept.low, kept.high) : nil
         return maxLines > 0 ? Swift.min(count, maxLines) : count
     }
 

@@ -317,7 +317,7 @@ extension CellMeasurer {
                 case .fit:
                     var w = columnNatural(c, kp, p, row)
                     if c.pointee.maxMode == 1 { w = Swift.min(w, c.pointee.maxLength) }
-                    if c.pointee.maxMode == 2 { w = Swift.min(w, Swift.max(Int64((c.pointee.maxFraction * Double(inner)).rounded()), 0)) }
+                    if c.pointee.maxMode == 2 { w = Swift.min(w, Swift.max(LayoutUnit.nearest(c.pointee.maxFraction * Double(inner)), 0)) }
                     cs.width = w
                 default: break
                 }
@@ -333,7 +333,7 @@ extension CellMeasurer {
         for ci in 0..<columnCount where state[ci].present {
             let c = columns + ci
             if c.pointee.mode == .fraction {
-                let w = Int64((c.pointee.fraction * Double(flexible)).rounded())
+                let w = LayoutUnit.nearest(c.pointee.fraction * Double(flexible))
                 state[ci].width = w
                 fractions += w
             } else if c.pointee.mode == .fill {

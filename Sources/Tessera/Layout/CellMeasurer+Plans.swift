@@ -225,8 +225,9 @@ extension CellMeasurer {
         rowIsValidUTF8 = scratch.pointee.trustsRows || row.isValidUTF8
         let width = kp.gridMode == 0 ? p.width : kp.gridWidth
         var range = (low: width, high: width + 1)
-        let height = runPlan(Int(index), kp, p, row, width: width, range: &range)
-        if let batch = scratch.pointee.batch, scratch.pointee.batchEpoch != 0, kp.gridMode == 0 {
+        let wantsRange = scratch.pointee.batchEpoch != 0 && kp.gridMode == 0
+        let height = runPlan(Int(index), kp, p, row, width: width, wantsRange: wantsRange, range: &range)
+        if wantsRange, let batch = scratch.pointee.batch {
             let r = scratch.pointee.batchRow
             if r < batch.pointee.widthRanges.count {
                 let low = Swift.max(range.low, 1), high = Swift.min(range.high, Int64(Int32.max))
@@ -325,7 +326,8 @@ extension CellMeasurer {
     /// `CellTextBatch.WidthRange`): where the fill column follows the width, each text in
     /// it keeps its line count while its width stays inside the range its count holds for
     /// (`lineRange`), and nothing else in the row depends on the width.
-    func runPlan(_ index: Int, _ kp: KindProgram, _ p: CellProgram, _ row: RowValues, width: Int64, range: inout (low: Int64, high: Int64)) -> Int64 {
+    func runPlan(_ index: Int, _ kp: KindProgram, _ p: CellProgram, _ row: RowValues, width: Int64, wantsRange: Bool,
+                 range: inout (low: Int64, high: Int64)) -> Int64 {
         let store = scratch.pointee.plans.pointee
         let plan = store.plans.base[index]
         let items = store.items.base
@@ -346,7 +348,7 @@ extension CellMeasurer {
             if fit.pointee.maxMode == 2 {
                 let cap = Self.fractionCap(fit.pointee.maxFraction, inner)
                 if w <= cap {
-                    uncapped = Swift.max(uncapped, Self.leastInner(reaching: w, fit.pointee.maxFraction, below: inner))
+                    if wantsRange { uncapped = Swift.max(uncapped, Self.leastInner(reaching: w, fit.pointee.maxFraction, below: inner)) }
                 } else {
                     w = cap
                     capped = true
@@ -359,14 +361,14 @@ extension CellMeasurer {
         var fractions: Int64 = 0
         for f in Int(plan.fractions.lowerBound)..<Int(plan.fractions.upperBound) {
             let fraction = store.fractions.base[f]
-            let w = Int64((fraction.fraction * Double(flexible)).rounded())
+            let w = LayoutUnit.nearest(fraction.fraction * Double(flexible))
             widths[Int(fraction.column)].width = w
             fractions += w
         }
         widths[Int(plan.fill)].width = Swift.max(flexible - fractions, 0)
         // The fill column is `width - constant` for cell widths from `constant` on.
         let constant = width - widths[Int(plan.fill)].width
-        var follows = plan.fillFollowsWidth && inner - used >= 0 && !capped
+        var follows = wantsRange && plan.fillFollowsWidth && inner - used >= 0 && !capped
         var fillLow = Int64.min, fillHigh = Int64.max
 
         var tallest: Int64 = 0
@@ -381,7 +383,8 @@ extension CellMeasurer {
                 if isFill && follows {
                     // The text's limit is `max(w, 1) / 64 + 1/64` for a column `w` units wide.
                     if items[i].kind == .text, let lines = scratch.pointee.lineRange {
-                        fillLow = Swift.max(fillLow, Swift.max(Int64((64 * Double(lines.low) - 1).rounded(.up)), 1))
+                        if lines.low.isFinite { fillLow = Swift.max(fillLow, Int64((64 * Double(lines.low) - 1).rounded(.up))) }
+                        fillLow = Swift.max(fillLow, 1)
                         if lines.high.isFinite { fillHigh = Swift.min(fillHigh, Int64((64 * Double(lines.high) - 1).rounded(.up))) }
                     } else {
                         follows = false
@@ -399,7 +402,7 @@ extension CellMeasurer {
 
     /// A fit column's cap at `fraction` of the inner width, as `layoutRow` computes it.
     @inline(__always)
-    static func fractionCap(_ fraction: Double, _ inner: Int64) -> Int64 { Swift.max(Int64((fraction * Double(inner)).rounded()), 0) }
+    static func fractionCap(_ fraction: Double, _ inner: Int64) -> Int64 { Swift.max(LayoutUnit.nearest(fraction * Double(inner)), 0) }
 
     /// The least inner width whose cap at `fraction` is at least `w`, given that `inner`'s
     /// is (the cap does not decrease as the inner width grows).

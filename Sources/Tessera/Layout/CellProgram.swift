@@ -4,6 +4,15 @@ extension LayoutUnit {
     @inline(__always)
     static func units(_ points: Double) -> Int64 { Int64((points * perPoint).rounded()) }
 
+    /// `Int64(x.rounded())` (halves away from zero) without a call into libm for `0 <= x
+    /// < 2^52`, where truncation is the floor and `x - floor` is exact.
+    @inline(__always)
+    static func nearest(_ x: Double) -> Int64 {
+        guard x >= 0, x < 0x1p52 else { return Int64(x.rounded()) }
+        let t = Int64(x)
+        return x - Double(t) >= 0.5 ? t + 1 : t
+    }
+
     /// A measured text width as whole units, rounded up so the text fits a column that wide.
     @inline(__always)
     static func unitsUp(_ points: Double) -> Int64 { Int64((points * perPoint).rounded(.up)) }

@@ -262,20 +262,31 @@ extension TextLayoutEngine {
     // MARK: Lines
 
     /// Breaks a prepared text into the line scratch buffer; returns whether it was truncated.
-    func breakLines(_ prepared: PreparedTextView, _ utf8: UnsafeRawBufferPointer, _ style: TextStyle, width: Double, maxLines: Int) -> Bool {
+    /// A text with a segment wider than the line also narrows `range` (when given, holding
+    /// the limit) to the limits over which every comparison of its breaking comes out the
+    /// same, so the same lines come out.
+    func breakLines(_ prepared: PreparedTextView, _ utf8: UnsafeRawBufferPointer, _ style: TextStyle, width: Double, maxLines: Int,
+                    range: UnsafeMutablePointer<(low: Double, high: Double)>? = nil) -> Bool {
         let limit = width + Self.widthTolerance
         if prepared.widestSegment <= limit {
             guard breakLinesWithoutEmergency(prepared.segments, linePositions(prepared), limit: limit, maxLines: maxLines) else { return false }
             caches.pointee.lines[maxLines - 1] = ellipsize(caches.pointee.lines[maxLines - 1], prepared, utf8, style, limit: limit)
             return true
         }
-        return breakLinesWithEmergency(prepared, utf8, style, limit: limit, maxLines: maxLines)
+        return breakLinesWithEmergency(prepared, utf8, style, limit: limit, maxLines: maxLines, range: range)
     }
 
     /// `breakLines` for a text with a segment wider than the line: its own function, so the
     /// common path above stays a few instructions.
     @inline(never)
-    private func breakLinesWithEmergency(_ prepared: PreparedTextView, _ utf8: UnsafeRawBufferPointer, _ style: TextStyle, limit: Double, maxLines: Int) -> Bool {
+    private func breakLinesWithEmergency(_ prepared: PreparedTextView, _ utf8: UnsafeRawBufferPointer, _ style: TextStyle, limit: Double, maxLines: Int,
+                                         range: UnsafeMutablePointer<(low: Double, high: Double)>?) -> Bool {
+        /// Whether `width` passes the limit, narrowing `range` to keep the answer.
+        @inline(__always) func over(_ width: Double) -> Bool {
+            let over = width > limit
+            if let range { if over { range.pointee.high = Swift.min(range.pointee.high, width) } else { range.pointee.low = Swift.max(range.pointee.low, width) } }
+            return over
+        }
         let n = utf8.count
         caches.pointee.lines.removeAll()
         var lineCount = 0
@@ -296,7 +307,7 @@ extension TextLayoutEngine {
         }
 
         let segments = prepared.segments
-        let needsEmergency = prepared.widestSegment > limit
+        let needsEmergency = over(prepared.widestSegment)
         var segmentStart = 0
         var clusterCursor = 0
         for seg in segments {
@@ -309,11 +320,11 @@ extension TextLayoutEngine {
                 group = clusterCursor + 1..<clusterCursor + 1 + count
                 clusterCursor = group.upperBound
             }
-            if hasContent && lineWidth + pendingSpace + segWidth > limit {
+            if hasContent && over(lineWidth + pendingSpace + segWidth) {
                 close(segmentStart)
                 if stop { break }
             }
-            if needsEmergency && !hasContent && segWidth > limit {
+            if needsEmergency && !hasContent && over(segWidth) {
                 // Emergency break at grapheme clusters; each piece is a sum of cluster widths,
                 // kept with the prepared text for wide segments or measured here.
                 var a = 0
@@ -322,7 +333,7 @@ extension TextLayoutEngine {
                 // One cluster `[a, b)` of width `w` onto the piece, closing the line before
                 // it when it does not fit; false once the line limit is passed.
                 @inline(__always) func add(_ b: Int, _ w: Double) -> Bool {
-                    if pieceHasCluster && piece + w > limit {
+                    if pieceHasCluster && over(piece + w) {
                         lineWidth = piece
                         close(segmentStart + a)
                         if stop { return false }
