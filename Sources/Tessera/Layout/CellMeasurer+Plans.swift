@@ -96,6 +96,9 @@ struct RowPlans {
             count += 1
         }
 
+        /// Empties the buffer, keeping its memory (plain values: nothing to deinitialize).
+        mutating func removeAll() { count = 0 }
+
         func free() {
             base.deinitialize(count: count)
             base.deallocate()
@@ -167,9 +170,10 @@ struct RowPlans {
         return special[Int32(k)]
     }
 
+    /// Drops every plan (a new program), keeping the memory.
     mutating func removeAll() {
-        free()
-        self = RowPlans()
+        plans.removeAll(); fits.removeAll(); fractions.removeAll(); columns.removeAll(); items.removeAll(); stated.removeAll(); special.removeAll()
+        indexes.update(repeating: -1, count: Self.tableSize)
     }
 }
 
@@ -252,17 +256,18 @@ extension CellMeasurer {
 
     /// Compiles the plan of kind `kp` for rows with present values `mask`; returns its index.
     func compilePlan(_ kp: KindProgram, _ p: CellProgram, _ mask: UInt32) -> Int32 {
+        // Reads the program in place: compiling allocates nothing but the plans' growth.
         let store = scratch.pointee.plans
-        let slots = Array(p.slots[Int(kp.slotStart)..<Int(kp.slotStart + kp.slotCount)])
-        let columns = Array(p.columns[Int(kp.columnStart)..<Int(kp.columnStart + kp.columnCount)])
-        let present = slots.map { self.present($0, mask) }
+        let slots = UnsafeBufferPointer(rebasing: p.slots[Int(kp.slotStart)..<Int(kp.slotStart + kp.slotCount)])
+        let columns = UnsafeBufferPointer(rebasing: p.columns[Int(kp.columnStart)..<Int(kp.columnStart + kp.columnCount)])
+        func present(_ s: Int) -> Bool { self.present(slots[s], mask) }
         let statedStart = Int32(store.pointee.stated.count)
         // Text lists and buttons are measured over their state.
-        for (s, sp) in slots.enumerated() where present[s] && (sp.type == .textList || sp.type == .button) {
+        for (s, sp) in slots.enumerated() where present(s) && (sp.type == .textList || sp.type == .button) {
             store.pointee.stated.append(Int32(s))
         }
         func columnPresent(_ c: ColumnProgram) -> Bool {
-            c.mode == .fill || (0..<Int(c.itemCount)).contains { present[Int(p.items[Int(c.itemStart) + $0].slot)] }
+            c.mode == .fill || (0..<Int(c.itemCount)).contains { present(Int(p.items[Int(c.itemStart) + $0].slot)) }
         }
         var used: Int64 = 0, fill: Int32 = 0
         var previous: ColumnProgram? = nil
@@ -281,7 +286,7 @@ extension CellMeasurer {
                     let s = Int(p.items[Int(c.itemStart) + i].slot)
                     let sp = slots[s]
                     // A fill button asks for no width, an image sized by its column for none.
-                    guard present[s], !(sp.type == .button && sp.flag), !(sp.type == .image && sp.flag) else { continue }
+                    guard present(s), !(sp.type == .button && sp.flag), !(sp.type == .image && sp.flag) else { continue }
                     if sp.type == .box {
                         fit.constant = Swift.max(fit.constant, sp.width)
                     } else {
@@ -300,7 +305,7 @@ extension CellMeasurer {
             for i in 0..<Int(c.itemCount) {
                 let item = p.items[Int(c.itemStart) + i]
                 let s = Int(item.slot), sp = slots[s]
-                guard present[s] else { continue }
+                guard present(s) else { continue }
                 if let prev = previousItem { column.constant += Self.gap(prev.spaceAfter, item.spaceBefore, c.gap) }
                 previousItem = item
                 switch sp.type {
