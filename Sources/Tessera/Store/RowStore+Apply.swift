@@ -587,7 +587,7 @@ extension RowStore {
 
     /// The fallback for batches that replace most rows: every surviving row's columns are
     /// captured in new order, the pages and the index are dropped, and the new rows are
-    /// written into full pages and indexed once.
+    /// written into pages filled as an append fills them and indexed once.
     mutating func rebuild(_ plan: ApplyPlan, _ rows: RowColumns) {
         let batch = plan.batch, m = batch.newCount
         let newToOld = plan.newToOld()
@@ -619,7 +619,7 @@ extension RowStore {
         var previous = HeightTree.none
         var j = 0
         while j < m {
-            let n = min(pageCapacity, m - j)
+            let n = min(appendFill, m - j)
             let page = Page.allocate(layout), leaf = tree.allocateLeaf(page: page.base)
             for s in 0..<n {
                 let k = Int(survivorSlot[j + s])

@@ -191,7 +191,8 @@ extension RowStore {
         }
     }
 
-    /// Appends after the last row, packing pages full so a growing list keeps full pages.
+    /// Appends after the last row, filling pages to `appendFill` so a growing list keeps
+    /// nearly full pages.
     /// Duplicate ids are found while indexing rather than in a pass of their own: the rows
     /// are written into the last page's free slots and into new, unlinked pages; then each
     /// is indexed, a probe that meets an entry with the same fingerprint checking that
@@ -204,15 +205,17 @@ extension RowStore {
             tree.insertLeaf(tree.allocateLeaf(page: Page.allocate(layout).base), after: HeightTree.none)
         }
         let last = tree.lastLeaf, lastPage = Page(tree.leaves[Int(last)].page!, layout)
-        let old = Int(tree.leaves[Int(last)].count), inLast = min(pageCapacity - old, k)
+        let fill = appendFill
+        let old = Int(tree.leaves[Int(last)].count), inLast = max(0, min(fill - old, k))
         var leaves: [UInt32] = [last]  // one allocation per batch
-        leaves.reserveCapacity(1 + (k - inLast + pageCapacity - 1) / pageCapacity)
+        leaves.reserveCapacity(1 + (k - inLast + fill - 1) / fill)
 
-        // Write: the last page's free slots, then full new pages (counted, not linked).
+        // Write: the last page's slots up to `fill`, then new pages of `fill` rows (counted,
+        // not linked).
         writeRows(rows, 0..<inLast, into: lastPage, at: old)
         var r = inLast
         while r < k {
-            let page = Page.allocate(layout), n = min(pageCapacity, k - r)
+            let page = Page.allocate(layout), n = min(fill, k - r)
             let leaf = tree.allocateLeaf(page: page.base)
             writeRows(rows, r..<(r + n), into: page, at: 0)
             tree.leaves[Int(leaf)].count = Int32(n)
@@ -222,7 +225,7 @@ extension RowStore {
 
         // Index, in row order; page `leaves[j]` holds rows from `start(j)`.
         func span(of j: Int) -> (slots: Range<Int>, first: Int) {
-            j == 0 ? (old..<(old + inLast), 0) : (0..<Int(tree.leaves[Int(leaves[j])].count), inLast + (j - 1) * pageCapacity)
+            j == 0 ? (old..<(old + inLast), 0) : (0..<Int(tree.leaves[Int(leaves[j])].count), inLast + (j - 1) * fill)
         }
         for j in leaves.indices {
             let page = Page(tree.leaves[Int(leaves[j])].page!, layout), (slots, first) = span(of: j)

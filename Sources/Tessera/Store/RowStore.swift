@@ -20,6 +20,10 @@ public struct RowStore: ~Copyable {
     /// Column offsets of a page; `layout.capacity` rows per page.
     let layout: Page.Layout
     var pageCapacity: Int { layout.capacity }
+    /// Rows an append puts in a page: a few slots under capacity (7 of 376), so that a
+    /// later batch's inserts, which come with about as many removals per page, fit in the
+    /// page they land in instead of pushing rows on to the next pages or splitting it.
+    var appendFill: Int { pageCapacity - pageCapacity / 48 }
     var index: IDIndex
     var text = TextArena()
     /// Estimated height per kind, in 1/64 pt, for rows not yet measured.
