@@ -181,14 +181,20 @@ import Testing
         for _ in 0..<30 {
             let width = rng.chance(0.3) ? Double(rng.int(120...1400)) : Double(rng.int(120 * 64...1400 * 64)) / 64
             let e = LayoutEnvironment(width: width, platform: platform, editMode: rng.chance(0.3))
-            try m.setEnvironment(e)
-            var h = [Double](repeating: 0, count: kinds.count)
-            try CellTextBatchTests().heights(m, kinds, text, batch: batch, into: &h)
-            let fresh = try CellMeasurer(profile: profile, environment: e)
-            var plain = [Double](repeating: 0, count: kinds.count)
-            try CellTextBatchTests().heights(fresh, kinds, text, batch: nil, into: &plain)
-            #expect(h == plain, "\(name) at \(e)")
+            try expectFreshHeights(name, profile, m, batch, kinds, text, in: e)
         }
+    }
+
+    /// `m` with `batch` in `e` gives the heights of a fresh measurer without one.
+    func expectFreshHeights(_ name: String, _ profile: Profile, _ m: CellMeasurer, _ batch: CellTextBatch, _ kinds: [UInt16], _ text: RowText,
+                            in e: LayoutEnvironment) throws {
+        try m.setEnvironment(e)
+        var h = [Double](repeating: 0, count: kinds.count)
+        try CellTextBatchTests().heights(m, kinds, text, batch: batch, into: &h)
+        let fresh = try CellMeasurer(profile: profile, environment: e)
+        var plain = [Double](repeating: 0, count: kinds.count)
+        try CellTextBatchTests().heights(fresh, kinds, text, batch: nil, into: &plain)
+        #expect(h == plain, "\(name) at \(e)")
     }
 
     /// Line counts and natural widths carried across font scales from widths kept at
@@ -210,13 +216,7 @@ import Testing
             let drawn = Double(rng.int(80...300)) / 100
             let scale = round % 4 == 2 ? 1 : drawn == 1 ? 1.25 : drawn
             let e = LayoutEnvironment(width: width, platform: platform, editMode: rng.chance(0.25), fontScale: scale)
-            try m.setEnvironment(e)
-            var h = [Double](repeating: 0, count: kinds.count)
-            try CellTextBatchTests().heights(m, kinds, text, batch: batch, into: &h)
-            let fresh = try CellMeasurer(profile: profile, environment: e)
-            var plain = [Double](repeating: 0, count: kinds.count)
-            try CellTextBatchTests().heights(fresh, kinds, text, batch: nil, into: &plain)
-            #expect(h == plain, "\(name) at \(e)")
+            try expectFreshHeights(name, profile, m, batch, kinds, text, in: e)
             if !batch.isCurrent(for: m) { carried += 1 }
         }
         #expect(carried > 0, "\(name): in some round, kept texts were carried to the new scale instead of measured again")
