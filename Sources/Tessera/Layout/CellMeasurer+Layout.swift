@@ -52,6 +52,28 @@ extension CellMeasurer {
         return (LayoutUnit.units(w), LayoutUnit.units(h))
     }
 
+    /// An image slot's size from its value (the default size for "", "*" or an unparsable one).
+    @inline(__always)
+    static func imageSize(_ b: UnsafeRawBufferPointer, _ sp: UnsafePointer<SlotProgram>) -> (width: Int64, height: Int64) {
+        let d = sp.pointee.imageDefault
+        return parseImage(b, default: d) ?? (d, d)
+    }
+
+    /// A box stack's count from its value, capped at the slot's maximum (0: absent).
+    @inline(__always)
+    static func boxCount(_ b: UnsafeRawBufferPointer, _ sp: UnsafePointer<SlotProgram>) -> Int32 {
+        Swift.min(b.isEmpty ? 0 : Int32(parseDecimal(b, allowFraction: false) ?? 0), sp.pointee.max)
+    }
+
+    /// The size of a box stack of `count` boxes, stacked vertically with the slot's flag.
+    @inline(__always)
+    static func boxStackSize(_ sp: UnsafePointer<SlotProgram>, count: Int32) -> (width: Int64, height: Int64) {
+        let n = Int64(count)
+        return sp.pointee.flag
+            ? (sp.pointee.width, n * sp.pointee.height + (n - 1) * sp.pointee.gap)
+            : (n * sp.pointee.width + (n - 1) * sp.pointee.gap, sp.pointee.height)
+    }
+
     /// The number of non-empty items of a text list value.
     static func itemCount(_ b: UnsafeRawBufferPointer) -> Int {
         var n = 0, length = 0
@@ -193,28 +215,19 @@ extension CellMeasurer {
             if sp.pointee.flag {
                 new.natural = 0
             } else {
-                let d = sp.pointee.imageDefault
-                let size = Self.parseImage(bytes, default: d) ?? (d, d)
+                let size = Self.imageSize(bytes, sp)
                 new.width = size.width
                 new.height = size.height
                 new.natural = size.width
             }
         case .boxStack:
-            let n = bytes.isEmpty ? 0 : Int32(Self.parseDecimal(bytes, allowFraction: false) ?? 0)
-            new.count = Swift.min(n, sp.pointee.max)
+            new.count = Self.boxCount(bytes, sp)
             guard new.count > 0 else {
                 st.pointee.present = false
                 return
             }
             new.present = true
-            let n64 = Int64(new.count)
-            if sp.pointee.flag {
-                new.width = sp.pointee.width
-                new.height = n64 * sp.pointee.height + (n64 - 1) * sp.pointee.gap
-            } else {
-                new.width = n64 * sp.pointee.width + (n64 - 1) * sp.pointee.gap
-                new.height = sp.pointee.height
-            }
+            (new.width, new.height) = Self.boxStackSize(sp, count: new.count)
             new.natural = new.width
         }
         st.pointee = new

@@ -206,9 +206,7 @@ extension CellMeasurer {
             special &= special - 1
             let sp = slots + Int(valueSlots[v])
             let bytes = row.bytes(row.range(v))
-            let present = sp.pointee.type == .textList
-                ? Self.itemCount(bytes) > 0
-                : Swift.min(Int32(Self.parseDecimal(bytes, allowFraction: false) ?? 0), sp.pointee.max) > 0
+            let present = sp.pointee.type == .textList ? Self.itemCount(bytes) > 0 : Self.boxCount(bytes, sp) > 0
             if !present { mask &= ~(1 << UInt32(v)) }
         }
         return mask
@@ -452,17 +450,12 @@ extension CellMeasurer {
     /// A present image's size from its value (`readSlot`).
     @inline(__always)
     func imageSize(_ sp: UnsafePointer<SlotProgram>, _ row: RowValues) -> (width: Int64, height: Int64) {
-        let d = sp.pointee.imageDefault
-        let r = sp.pointee.valueIndex >= 0 ? row.range(Int(sp.pointee.valueIndex)) : 0..<0
-        return Self.parseImage(row.bytes(r), default: d) ?? (d, d)
+        Self.imageSize(row.bytes(sp.pointee.valueIndex >= 0 ? row.range(Int(sp.pointee.valueIndex)) : 0..<0), sp)
     }
 
     /// A present box stack's size from its count (`readSlot`).
     @inline(__always)
     func boxStackSize(_ sp: UnsafePointer<SlotProgram>, _ row: RowValues) -> (width: Int64, height: Int64) {
-        let n = Int64(Swift.min(Int32(Self.parseDecimal(row.bytes(row.range(Int(sp.pointee.valueIndex))), allowFraction: false) ?? 0), sp.pointee.max))
-        return sp.pointee.flag
-            ? (sp.pointee.width, n * sp.pointee.height + (n - 1) * sp.pointee.gap)
-            : (n * sp.pointee.width + (n - 1) * sp.pointee.gap, sp.pointee.height)
+        Self.boxStackSize(sp, count: Self.boxCount(row.bytes(row.range(Int(sp.pointee.valueIndex))), sp))
     }
 }
