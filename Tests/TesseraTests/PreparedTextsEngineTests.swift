@@ -301,6 +301,44 @@ import Testing
         #expect(emergencies > 200)
     }
 
+    /// An emergency break's range carried to a style `r` times the size (letter spacing
+    /// following), as the batch carries it ("Font scale"): wherever the scaled limit is
+    /// inside the range by the margin, the new style breaks into the same lines.
+    @Test func emergencyBreaksFollowFontScales() throws {
+        let engine = TextLayoutEngine()
+        let chain = try FontChain([try Font(path: TestFonts.roboto)])
+        let words = ["Kühlschrankgefrierkombination", "a", "Donaudampfschifffahrt", "und", "IBAN:AT611904300234573201", "go"]
+        var rng = SplitMix64(seed: 9)
+        var carried = 0
+        for _ in 0..<400 {
+            let text = (0..<rng.int(1...5)).map { _ in rng.pick(words) }.joined(separator: " ")
+            let spacing = rng.chance(0.3) ? 0.25 : 0
+            let from = try TextStyle(fontChain: chain, size: 15, letterSpacing: spacing)
+            let r = Double(rng.int(80...300)) / 100
+            let to = try TextStyle(fontChain: chain, size: 15 * r, letterSpacing: spacing * r)
+            let width = Double(rng.int(20 * 64...200 * 64)) / 64
+            try Array(text.utf8).withUnsafeBytes { utf8 in
+                func lines(_ style: TextStyle, _ w: Double, _ range: UnsafeMutablePointer<(low: Double, high: Double)>? = nil) -> [Range<Int>] {
+                    let widest = engine.prepare(utf8, style)
+                    let segments = Array(engine.caches.pointee.segments.buffer)
+                    return segments.withUnsafeBufferPointer { segs in
+                        _ = engine.breakLines(PreparedTextView(segments: segs, widest: widest), utf8, style, width: w, maxLines: 0, range: range)
+                        return engine.caches.pointee.lines.buffer.map(\.range)
+                    }
+                }
+                // Kept at the scaled limit in the old style, as `batchLines` keeps it.
+                let limit = width + TextLayoutEngine.widthTolerance, scaled = limit / r
+                var range = (low: -Double.infinity, high: Double.infinity)
+                let kept = lines(from, scaled - TextLayoutEngine.widthTolerance, &range)
+                let m = CellMeasurer.scaleMargin
+                guard range.low.isFinite || range.high.isFinite, scaled >= range.low * (1 + m), scaled < range.high * (1 - m) else { return }
+                if range.high.isFinite { carried += 1 }
+                #expect(lines(to, width).count == kept.count, "\(text) at \(width), scale \(r)")
+            }
+        }
+        #expect(carried > 100)
+    }
+
     func prepare(_ m: CellMeasurer, _ kinds: [UInt16], _ text: RowText) throws -> CellTextBatch {
         try kinds.withUnsafeBufferPointer { k in
             try text.utf8.withUnsafeBytes { u in

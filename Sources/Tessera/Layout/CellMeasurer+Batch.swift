@@ -39,7 +39,10 @@
 /// `r` times the kept sum to within a relative `2^-23` (two single-precision roundings and
 /// the double arithmetic). Its line count at limit `L` is therefore its count at `L / r`
 /// in the kept widths whenever no comparison falls within `scaleMargin` (2^-20, eight
-/// times that bound) of the limit, and its natural width is `r` times the kept one when
+/// times that bound) of the limit. Emergency breaks compare sums of grapheme-cluster
+/// widths, each measured as a segment of the same text (the same form, so the same bound;
+/// a negative cluster width leaves them no range, `TextLayoutEngine.breakLines`). Its
+/// natural width is `r` times the kept one when
 /// rounding up to a unit gives the same at both ends of the margin. Such texts are not
 /// measured again after a font-scale change; a text for which either does not hold is
 /// (`restyle`), so heights are those of measuring in the new style, to the bit.
@@ -112,7 +115,8 @@ public final class CellTextBatch {
     public var rowCount: Int { view.rowCount }
     var slotsPerRow: Int { view.slotsPerRow }
 
-    fileprivate init(rowCount: Int, slotsPerRow: Int, styleStates: [StyleState], columns: BatchColumns) {
+    /// Takes over the columns' memory.
+    fileprivate init(rowCount: Int, slotsPerRow: Int, styleStates: [StyleState], columns: inout BatchColumns) {
         self.styleStates = styleStates
         let n = columns.head.count
         let natural = Self.allocate(Double.self, Swift.max(n, 1))
@@ -129,13 +133,12 @@ public final class CellTextBatch {
         let ratio = Self.allocate(Double.self, styleCapacity)
         ratio.initialize(repeating: 0)
         viewStorage = .allocate(capacity: 1)
-        viewStorage.initialize(to: View(rowCount: rowCount, slotsPerRow: slotsPerRow, first: Self.buffer(columns.first), head: Self.buffer(columns.head),
-                    style: Self.buffer(columns.style), length: Self.buffer(columns.length), segmentStart: Self.buffer(columns.segmentStart),
-                    widest: Self.mutableBuffer(columns.widest), natural: UnsafeMutableBufferPointer(rebasing: natural[0..<n]),
+        viewStorage.initialize(to: View(rowCount: rowCount, slotsPerRow: slotsPerRow, first: UnsafeBufferPointer(columns.first.take()),
+                    head: UnsafeBufferPointer(columns.head.take()), style: UnsafeBufferPointer(columns.style.take()),
+                    length: UnsafeBufferPointer(columns.length.take()), segmentStart: UnsafeBufferPointer(columns.segmentStart.take()),
+                    widest: columns.widest.take(), natural: UnsafeMutableBufferPointer(rebasing: natural[0..<n]),
                     lines: UnsafeMutableBufferPointer(rebasing: lines[0..<n]), widthRanges: UnsafeMutableBufferPointer(rebasing: widthRanges[0..<rowCount]),
-                    measuredIn: Self.mutableBuffer(columns.measuredIn),
-                    flags: Self.mutableBuffer(columns.flags),
-                    segments: Self.mutableBuffer(columns.segments), current: current, ratioFrom: ratioFrom, ratio: ratio,
+                    measuredIn: columns.measuredIn.take(), flags: columns.flags.take(), segments: columns.segments.take(), current: current, ratioFrom: ratioFrom, ratio: ratio,
                     states: Self.buffer(styleStates)))
     }
 
@@ -268,13 +271,11 @@ public final class CellTextBatch {
         var high: Float = 0
         var count: Int16 = 0
         var partial = false
-        /// Counted with emergency breaks (cluster widths, which "Font scale" does not cover).
-        var emergency = false
 
         init() {}
 
         /// `nil`-free: a count beyond `Int16` keeps nothing (the empty range).
-        init(low: Double, high: Double, count: Int, partial: Bool, emergency: Bool = false) {
+        init(low: Double, high: Double, count: Int, partial: Bool) {
             guard count <= Int(Int16.max) else { return }
             var l = Float(low), h = Float(high)
             if Double(l) < low { l = l.nextUp }
@@ -283,7 +284,6 @@ public final class CellTextBatch {
             self.high = h
             self.count = Int16(count)
             self.partial = partial
-            self.emergency = emergency
         }
     }
 
@@ -370,17 +370,21 @@ public final class CellTextBatch {
     }
 }
 
-/// The growing columns of a batch being prepared.
+/// The growing columns of a batch being prepared, in jemalloc blocks the batch takes
+/// over (`CellTextBatch.init`). Plain values in the builder, so appending retains and
+/// checks nothing; every builder is finished (`CellTextBatchBuilder.finish`), which is
+/// what frees them.
 fileprivate struct BatchColumns {
-    var first: [Int32] = []
-    var head: [Int32] = [], style: [Int32] = [], length: [Int32] = [], segmentStart: [Int32] = [], widest: [Float] = []
-    var measuredIn: [UInt16] = []
-    var flags: [UInt8] = []
-    var segments: [PreparedSegment] = []
+    var first = ScratchBuffer<Int32>()
+    var head = ScratchBuffer<Int32>(), style = ScratchBuffer<Int32>(), length = ScratchBuffer<Int32>(), segmentStart = ScratchBuffer<Int32>()
+    var widest = ScratchBuffer<Float>()
+    var measuredIn = ScratchBuffer<UInt16>()
+    var flags = ScratchBuffer<UInt8>()
+    var segments = ScratchBuffer<PreparedSegment>()
 }
 
 /// Prepares a `CellTextBatch` row by row (for rows in columns, or a list engine's rows
-/// walked through its store).
+/// walked through its store). Must be finished: `finish` hands its columns to the batch.
 struct CellTextBatchBuilder {
     private let measurer: CellMeasurer
     private let program: CellProgram
@@ -427,7 +431,8 @@ struct CellTextBatchBuilder {
         let states = (0..<p.styles.count).map { CellTextBatch.state(p.styles[$0], measurer.textEngine) }
         self.states = states
         coverages = (0..<p.styles.count).map { states[$0].builtIn ? measurer.primaryCoverage(p.styles[$0].fontChain.fonts[0]) : nil }
-        columns.first = [Int32](repeating: -1, count: rowCount * slotsPerRow)
+        columns.first.prepareForWriting(capacity: rowCount * slotsPerRow).initialize(repeating: -1, count: rowCount * slotsPerRow)
+        columns.first.finishWriting(count: rowCount * slotsPerRow)
         // Room for a typical list (about two kept texts of eight segments per row), so the
         // columns rarely grow by copying.
         columns.head.reserveCapacity(2 * rowCount)
@@ -467,13 +472,18 @@ struct CellTextBatchBuilder {
                 let segments = engine.caches.pointee.segments.buffer
                 columns.segments.append(contentsOf: segments)
                 var flags: UInt8 = CellTextBatch.nonNegative(segments) ? CellTextBatch.View.nonNegative : 0
-                if let b = text.baseAddress, FaceCoverage.printableASCIIPrefix(b.assumingMemoryBound(to: UInt8.self), text.count) == text.count {
-                    flags |= CellTextBatch.View.printableASCII
+                if engine.caches.pointee.preparedFromASCIITables {
+                    // Every byte printable ASCII, mapped by the primary face (most list text).
+                    flags |= CellTextBatch.View.printableASCII | (coverages[Int(sp.style)] != nil ? CellTextBatch.View.mappedAlone : 0)
+                } else if let b = text.baseAddress?.assumingMemoryBound(to: UInt8.self) {
+                    if FaceCoverage.printableASCIIPrefix(b, text.count) == text.count { flags |= CellTextBatch.View.printableASCII }
+                    if let coverage = coverages[Int(sp.style)], coverage.mapsAll(b, text.count) { flags |= CellTextBatch.View.mappedAlone }
                 }
-                if let coverage = coverages[Int(sp.style)], let b = text.baseAddress,
-                   coverage.mapsAll(b.assumingMemoryBound(to: UInt8.self), text.count, p.styles[Int(sp.style)].fontChain.fonts[0]) {
-                    flags |= CellTextBatch.View.mappedAlone
+                #if TESSERA_INVARIANTS
+                if engine.caches.pointee.preparedFromASCIITables, let b = text.baseAddress?.assumingMemoryBound(to: UInt8.self) {
+                    precondition(FaceCoverage.printableASCIIPrefix(b, text.count) == text.count && coverages[Int(sp.style)]?.mapsAll(b, text.count) == true)
                 }
+                #endif
                 columns.flags.append(flags)
             }
             if sp.type == .textList {
@@ -494,7 +504,7 @@ struct CellTextBatchBuilder {
     /// The batch (the builder is spent).
     consuming func finish() -> CellTextBatch {
         columns.segmentStart.append(Int32(columns.segments.count))
-        return CellTextBatch(rowCount: rowCount, slotsPerRow: slotsPerRow, styleStates: states, columns: columns)
+        return CellTextBatch(rowCount: rowCount, slotsPerRow: slotsPerRow, styleStates: states, columns: &columns)
     }
 }
 
@@ -631,13 +641,12 @@ extension CellMeasurer {
             }
         } else {
             let style = p.styles[s]
-            let primary = style.fontChain.fonts[0]
-            let coverage: FaceCoverage? = samePrimary ? primaryCoverage(primary) : nil
+            let coverage: FaceCoverage? = samePrimary ? primaryCoverage(style.fontChain.primary) : nil
             var start = 0
             for i in lo..<hi {
                 let end = batch.segments[i].end
                 var scaled = false
-                if coverage?.mapsAll(b + start, end - start, primary) == true, let c = spaced ? Self.clusters(b, start, end) : (content: 0, spaces: 0) {
+                if coverage?.mapsAll(b + start, end - start) == true, let c = spaced ? Self.clusters(b, start, end) : (content: 0, spaces: 0) {
                     // The segment was measured through the text engine: the sums recovered
                     // are checked against the kept widths.
                     let w = batch.segments[i].width, ws = batch.segments[i].whitespaceWidth
@@ -728,9 +737,9 @@ extension CellMeasurer {
         let id = ObjectIdentifier(font)
         let table = scratch.pointee.coverage
         for i in 0..<scratch.pointee.coverageCount where table[i].font == id { return table[i] }
-        let entry = FaceCoverage(font: id, bits: Jemalloc.allocate(UInt64.self, capacity: FaceCoverage.words))
+        let entry = FaceCoverage(font: id, face: font, bits: Jemalloc.allocate(UInt64.self, capacity: FaceCoverage.words))
         entry.bits.initialize(repeating: 0, count: FaceCoverage.words)
-        entry.prepareASCII(font)
+        entry.prepareASCII()
         let slot = scratch.pointee.coverageCount < 8 ? scratch.pointee.coverageCount : Int(scratch.pointee.coverageNext % 8)
         if scratch.pointee.coverageCount < 8 {
             scratch.pointee.coverageCount += 1
@@ -770,7 +779,7 @@ extension CellMeasurer {
                 return count
             }
             @inline(__always) func holds(_ memo: CellTextBatch.LineMemo) -> Bool {
-                !memo.emergency && scaled >= Double(memo.low) * (1 + m) && scaled < Double(memo.high) * (1 - m)
+                scaled >= Double(memo.low) * (1 + m) && scaled < Double(memo.high) * (1 - m)
             }
             if counts && holds(memo) { return checkedScaled(maxLines > 0 ? Swift.min(Int(memo.count), maxLines) : Int(memo.count)) }
             let view = batch.pointee.view(t)
@@ -801,7 +810,7 @@ extension CellMeasurer {
         var range = (low: -Double.infinity, high: Double.infinity)
         _ = textEngine.breakLines(view, bytes, p.styles[Int(style)], width: width, maxLines: 0, range: &range)
         let count = textEngine.caches.pointee.lines.count
-        let kept = CellTextBatch.LineMemo(low: range.low, high: range.high, count: count, partial: false, emergency: true)
+        let kept = CellTextBatch.LineMemo(low: range.low, high: range.high, count: count, partial: false)
         batch.pointee.lines[t] = kept
         scratch.pointee.lineRange = Double(kept.low) <= limit && limit < Double(kept.high) ? (kept.low, kept.high) : nil
         return maxLines > 0 ? Swift.min(count, maxLines) : count
@@ -885,13 +894,16 @@ extension CellMeasurer {
 /// blocks filled, then one word that is 1 when the face maps all printable ASCII.
 struct FaceCoverage {
     let font: ObjectIdentifier
+    /// Read only to fill a block. Kept alive by the measurer (`coverageFonts` holds every
+    /// face its table has), unretained so that a lookup copies no reference.
+    unowned(unsafe) let face: Font
     let bits: UnsafeMutablePointer<UInt64>
     static let words = 1024 + 16 + 1
 
     /// Fills the ASCII blocks and the printable-ASCII word.
-    func prepareASCII(_ face: Font) {
-        fill(0, face)
-        fill(1, face)
+    func prepareASCII() {
+        fill(0)
+        fill(1)
         let printable = bits[0] >> 32 == 0xFFFF_FFFF && bits[1] | (1 << 63) == UInt64.max
         bits[1040] = printable ? 1 : 0
     }
@@ -900,9 +912,9 @@ struct FaceCoverage {
     var mapsPrintableASCII: Bool { bits[1040] != 0 }
 
     /// Whether every scalar of `n` bytes of valid UTF-8 is in the BMP and mapped by the
-    /// face `face` (the face this bitmap is of) or default ignorable.
+    /// face or default ignorable.
     @inline(__always)
-    func mapsAll(_ p: UnsafePointer<UInt8>, _ n: Int, _ face: Font) -> Bool {
+    func mapsAll(_ p: UnsafePointer<UInt8>, _ n: Int) -> Bool {
         let ascii = mapsPrintableASCII
         var i = 0
         while i < n {
@@ -925,7 +937,7 @@ struct FaceCoverage {
                 return false
             }
             let block = Int(v >> 6)
-            if bits[1024 + block >> 6] & (1 << UInt64(block & 63)) == 0 { fill(block, face) }
+            if bits[1024 + block >> 6] & (1 << UInt64(block & 63)) == 0 { fill(block) }
             if bits[block] & (1 << UInt64(v & 63)) == 0 { return false }
         }
         return true
@@ -948,7 +960,7 @@ struct FaceCoverage {
         return i
     }
 
-    func fill(_ block: Int, _ face: Font) {
+    func fill(_ block: Int) {
         var word: UInt64 = 0
         for k in 0..<64 {
             let v = UInt32(block << 6 | k)

@@ -26,12 +26,21 @@ public final class FontChain: Sendable {
     public let fonts: [Font]
     /// A process-unique identity (never reused).
     public let identity: UInt64
+    /// `fonts[0]`, its printable-ASCII tables (`PrintableASCIIMetrics.pairAdvances`, nil when
+    /// it has none) and units per em, read by measurements through a borrowed style without
+    /// retaining the face (`fonts` keeps it alive).
+    unowned(unsafe) let primary: Font
+    nonisolated(unsafe) let primaryPairAdvances: UnsafeMutablePointer<Int32>?
+    let primaryUnitsPerEm: Double
 
     /// - Throws: `TesseraError.emptyFontChain` when `fonts` is empty.
     public init(_ fonts: [Font]) throws(TesseraError) {
         guard !fonts.isEmpty else { throw .emptyFontChain }
         self.fonts = fonts
         self.identity = nextTextIdentity()
+        primary = fonts[0]
+        primaryPairAdvances = fonts[0].printableASCII?.pairAdvances
+        primaryUnitsPerEm = Double(fonts[0].unitsPerEm)
     }
 
     /// The index of the first face that maps `scalar`, or 0 (the primary face) when none does.

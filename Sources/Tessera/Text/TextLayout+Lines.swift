@@ -20,6 +20,7 @@ extension TextLayoutEngine {
         let n = utf8.count
         guard n > 0, let base = utf8.baseAddress else {
             caches.pointee.segments.removeAll()
+            caches.pointee.preparedFromASCIITables = false
             return 0
         }
         var breaks = LineBreakIterator(validUTF8: utf8)
@@ -31,37 +32,37 @@ extension TextLayoutEngine {
         var count = 0, pendingCount = 0
         var start = 0
         var widest: Float = 0
-        withPrintableASCIITables(style) { tables in
-            breaks.forEach { opportunity in
-                let end = opportunity.offset
-                // Accept only opportunities that are grapheme cluster boundaries. Between two
-                // ASCII bytes there always is one (CR LF is never an opportunity); otherwise
-                // walk the clusters from the segment start, itself a boundary.
-                if end < n && !(bytes[end] < 0x80 && bytes[end - 1] < 0x80) && !isCertainGraphemeBoundary(bytes, end, graphemes) {
-                    var clusters = GraphemeBreakIterator(validUTF8: UnsafeRawBufferPointer(start: base + start, count: n - start))
-                    var boundary = 0
-                    while start + boundary < end { boundary = clusters.next() ?? (n - start) }
-                    if start + boundary != end { return }  // inside a grapheme cluster: not a break
-                }
-                // A mandatory opportunity follows a terminator, except the end of text (LB3).
-                let mandatory = opportunity.isMandatory && (end < n || endsWithTerminator(base + start, end - start))
-                // Printable ASCII segments are measured from tables right away, while their
-                // bytes are in cache; the others wait for the segment cache (NaN width).
-                var segment = PreparedSegment(end: end, width: .nan, whitespaceWidth: 0, isMandatory: mandatory)
-                if let tables, let m = tables.measure(bytes + start, end - start) {
-                    segment.width = m.width
-                    segment.whitespaceWidth = m.whitespaceWidth
-                    widest = max(widest, m.width)
-                } else {
-                    pending[pendingCount] = Int32(count)
-                    pendingCount += 1
-                }
-                (segments + count).initialize(to: segment)
-                count += 1
-                start = end
+        let tables = printableASCIITables(style)
+        breaks.forEach { opportunity in
+            let end = opportunity.offset
+            // Accept only opportunities that are grapheme cluster boundaries. Between two
+            // ASCII bytes there always is one (CR LF is never an opportunity); otherwise
+            // walk the clusters from the segment start, itself a boundary.
+            if end < n && !(bytes[end] < 0x80 && bytes[end - 1] < 0x80) && !isCertainGraphemeBoundary(bytes, end, graphemes) {
+                var clusters = GraphemeBreakIterator(validUTF8: UnsafeRawBufferPointer(start: base + start, count: n - start))
+                var boundary = 0
+                while start + boundary < end { boundary = clusters.next() ?? (n - start) }
+                if start + boundary != end { return }  // inside a grapheme cluster: not a break
             }
+            // A mandatory opportunity follows a terminator, except the end of text (LB3).
+            let mandatory = opportunity.isMandatory && (end < n || endsWithTerminator(base + start, end - start))
+            // Printable ASCII segments are measured from tables right away, while their
+            // bytes are in cache; the others wait for the segment cache (NaN width).
+            var segment = PreparedSegment(end: end, width: .nan, whitespaceWidth: 0, isMandatory: mandatory)
+            if let tables, let m = tables.measure(bytes + start, end - start) {
+                segment.width = m.width
+                segment.whitespaceWidth = m.whitespaceWidth
+                widest = max(widest, m.width)
+            } else {
+                pending[pendingCount] = Int32(count)
+                pendingCount += 1
+            }
+            (segments + count).initialize(to: segment)
+            count += 1
+            start = end
         }
         caches.pointee.segments.finishWriting(count: count)
+        caches.pointee.preparedFromASCIITables = pendingCount == 0 && tables != nil
         guard pendingCount > 0 else { return widest }
         // Measure the others once every boundary is known, so the segment cache's memory is
         // fetched for all of them at once (index entries, then their slots) rather than one
@@ -156,22 +157,16 @@ extension TextLayoutEngine {
     /// the content and the trailing spaces); nil for any other segment.
     @inline(__always)
     func measurePrintableASCII(_ b: UnsafePointer<UInt8>, _ n: Int, _ style: TextStyle) -> SegmentMeasure? {
-        withPrintableASCIITables(style) { tables in
-            tables?.measure(b, n).map { SegmentMeasure(width: Double($0.width), whitespaceWidth: Double($0.whitespaceWidth), contentLength: $0.contentLength) }
-        }
+        printableASCIITables(style)?.measure(b, n).map { SegmentMeasure(width: Double($0.width), whitespaceWidth: Double($0.whitespaceWidth), contentLength: $0.contentLength) }
     }
 
-    /// Calls `body` with the primary face's ASCII tables when the style can use them (the
-    /// built-in shaper, a face mapping all printable ASCII), else nil.
+    /// The primary face's ASCII tables when the style can use them (the built-in shaper, a
+    /// face mapping all printable ASCII), else nil; valid while the style's font chain lives.
     @inline(__always)
-    func withPrintableASCIITables<R>(_ style: TextStyle, _ body: (PrintableASCIITables?) -> R) -> R {
-        guard usesBuiltInShaper else { return body(nil) }
-        let primary = style.fontChain.fonts[0]
-        guard let ascii = primary.printableASCII else { return body(nil) }
-        return withExtendedLifetime(ascii) {
-            body(PrintableASCIITables(pairAdvances: ascii.pairAdvances, size: style.size, unitsPerEm: Double(primary.unitsPerEm),
-                                      letterSpacing: style.letterSpacing))
-        }
+    func printableASCIITables(_ style: TextStyle) -> PrintableASCIITables? {
+        let chain = style.fontChain
+        guard usesBuiltInShaper, let pairAdvances = chain.primaryPairAdvances else { return nil }
+        return PrintableASCIITables(pairAdvances: pairAdvances, size: style.size, unitsPerEm: chain.primaryUnitsPerEm, letterSpacing: style.letterSpacing)
     }
 
     /// `measureSegment` with the segment's hash already computed (any value when the
@@ -216,9 +211,8 @@ extension TextLayoutEngine {
         if usesBuiltInShaper && style.letterSpacing == 0 {
             // Every scalar in the primary face (most runs): one run of face 0, which is what
             // itemizing would find, measured in one pass without it.
-            let primary = style.fontChain.fonts[0]
-            if let units = primary.unscaledWidthInThisFace(validUTF8: utf8) {
-                return Double(units) * style.size / Double(primary.unitsPerEm)
+            if let units = style.fontChain.primary.unscaledWidthInThisFace(validUTF8: utf8) {
+                return Double(units) * style.size / style.fontChain.primaryUnitsPerEm
             }
         }
         var total = 0.0
@@ -264,7 +258,7 @@ extension TextLayoutEngine {
     /// Breaks a prepared text into the line scratch buffer; returns whether it was truncated.
     /// A text with a segment wider than the line also narrows `range` (when given, holding
     /// the limit) to the limits over which every comparison of its breaking comes out the
-    /// same, so the same lines come out.
+    /// same, so the same lines come out (empty if a grapheme cluster's width is negative).
     func breakLines(_ prepared: PreparedTextView, _ utf8: UnsafeRawBufferPointer, _ style: TextStyle, width: Double, maxLines: Int,
                     range: UnsafeMutablePointer<(low: Double, high: Double)>? = nil) -> Bool {
         let limit = width + Self.widthTolerance
@@ -333,6 +327,9 @@ extension TextLayoutEngine {
                 // One cluster `[a, b)` of width `w` onto the piece, closing the line before
                 // it when it does not fit; false once the line limit is passed.
                 @inline(__always) func add(_ b: Int, _ w: Double) -> Bool {
+                    // Sums of widths of one sign stay within a relative bound of their
+                    // terms' (`CellTextBatch`, "Font scale"); other sums are given no range.
+                    if !(w >= 0), let range { range.pointee = (.infinity, -.infinity) }
                     if pieceHasCluster && over(piece + w) {
                         lineWidth = piece
                         close(segmentStart + a)
@@ -552,7 +549,7 @@ extension TextLayoutEngine {
     static let ellipsisUTF8: [UInt8] = Array(ellipsis.utf8)
 }
 
-/// A face's printable-ASCII tables for the duration of a call, and the style's scale and
+/// A face's printable-ASCII tables (owned by the face), and the style's scale and
 /// letter spacing.
 struct PrintableASCIITables {
     let pairAdvances: UnsafeMutablePointer<Int32>

@@ -83,6 +83,9 @@ public final class TextLayoutEngine {
         /// index, and their hashes.
         var pendingSegments = ScratchBuffer<Int32>()
         var hashes = ScratchBuffer<UInt64>()
+        /// Whether the text last prepared was all printable ASCII measured from the primary
+        /// face's tables (so that face maps every scalar of it).
+        var preparedFromASCIITables = false
         /// Widths of one-byte ASCII clusters in the style `asciiStyle` (NaN: not known yet).
         var asciiStyle: UInt64 = 0
         let asciiWidths: UnsafeMutablePointer<Double> = {
@@ -357,13 +360,40 @@ struct ScratchBuffer<Element> {
 
     mutating func finishWriting(count: Int) { self.count = count }
 
+    /// Appends `elements` (plain values).
+    @inline(__always)
+    mutating func append(contentsOf elements: UnsafeBufferPointer<Element>) {
+        if count + elements.count > capacity { grow(to: count + elements.count) }
+        if let from = elements.baseAddress { (base.unsafelyUnwrapped + count).initialize(from: from, count: elements.count) }
+        count += elements.count
+    }
+
+    /// Room for `n` elements in all without growing.
+    mutating func reserveCapacity(_ n: Int) { if n > capacity { grow(to: n) } }
+
+    /// Hands the elements over in a jemalloc block of exactly their size (at least one
+    /// element's room), to be freed with `Jemalloc.free`; the buffer is left empty.
+    mutating func take() -> UnsafeMutableBufferPointer<Element> {
+        let n = count
+        let p: UnsafeMutablePointer<Element>
+        if let base {
+            p = Jemalloc.reallocate(UnsafeMutableRawPointer(base), bytes: Swift.max(n, 1) * MemoryLayout<Element>.stride).assumingMemoryBound(to: Element.self)
+        } else {
+            p = Jemalloc.allocate(Element.self, capacity: 1)
+        }
+        base = nil
+        capacity = 0
+        count = 0
+        return UnsafeMutableBufferPointer(start: p, count: n)
+    }
+
     mutating func removeLast(_ k: Int) {
         count -= k
         base?.advanced(by: count).deinitialize(count: k)
     }
 
-    private mutating func grow() {
-        let bigger = max(16, capacity * 2)
+    private mutating func grow(to least: Int = 0) {
+        let bigger = max(16, capacity * 2, least)
         let new = Jemalloc.allocate(Element.self, capacity: bigger)
         if let base {
             new.moveInitialize(from: base, count: count)
