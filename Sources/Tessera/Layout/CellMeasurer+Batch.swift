@@ -61,6 +61,9 @@ public final class CellTextBatch {
     /// The styles the kept texts were measured in (`View.measuredIn` indexes them; the
     /// view holds a copy as `View.states`).
     private(set) var styleStates: [StyleState]
+    /// The style of each state (`View.styles` holds a copy), for breaking a kept text in
+    /// the style its widths are in.
+    private var stateStyles: [TextStyle]
 
     /// A style some kept texts were measured in, and how their widths follow from it.
     struct StyleState: Equatable {
@@ -116,8 +119,9 @@ public final class CellTextBatch {
     var slotsPerRow: Int { view.slotsPerRow }
 
     /// Takes over the columns' memory.
-    fileprivate init(rowCount: Int, slotsPerRow: Int, styleStates: [StyleState], columns: inout BatchColumns) {
+    fileprivate init(rowCount: Int, slotsPerRow: Int, styleStates: [StyleState], styles: [TextStyle], columns: inout BatchColumns) {
         self.styleStates = styleStates
+        stateStyles = styles
         let n = columns.head.count
         let natural = Self.allocate(Double.self, Swift.max(n, 1))
         natural.initialize(repeating: -1)
@@ -139,7 +143,7 @@ public final class CellTextBatch {
                     widest: columns.widest.take(), natural: UnsafeMutableBufferPointer(rebasing: natural[0..<n]),
                     lines: UnsafeMutableBufferPointer(rebasing: lines[0..<n]), widthRanges: UnsafeMutableBufferPointer(rebasing: widthRanges[0..<rowCount]),
                     measuredIn: columns.measuredIn.take(), flags: columns.flags.take(), segments: columns.segments.take(), current: current, ratioFrom: ratioFrom, ratio: ratio,
-                    states: Self.buffer(styleStates)))
+                    states: Self.buffer(styleStates), styles: Self.styleBuffer(styles)))
     }
 
     deinit {
@@ -159,6 +163,7 @@ public final class CellTextBatch {
         Jemalloc.free(view.ratioFrom.baseAddress!)
         Jemalloc.free(view.ratio.baseAddress!)
         Self.free(view.states)
+        Self.free(view.styles)
         viewStorage.deinitialize(count: 1)
         viewStorage.deallocate()
     }
@@ -225,12 +230,10 @@ public final class CellTextBatch {
                 guard styleStates.count < Int(UInt16.max) else { return false }
                 view.current[s] = UInt16(styleStates.count)
                 styleStates.append(state)
+                stateStyles.append(p.styles[s])
             }
         }
-        if styleStates.count != before {
-            Self.free(view.states)
-            view.states = Self.buffer(styleStates)
-        }
+        if styleStates.count != before { publishStates() }
         for s in 0..<view.ratioFrom.count { view.ratioFrom[s] = .max }
         return true
     }
@@ -241,15 +244,36 @@ public final class CellTextBatch {
         var used = [Bool](repeating: false, count: styleStates.count)
         for t in 0..<view.measuredIn.count { used[Int(view.measuredIn[t])] = true }
         var remap = [UInt16](repeating: 0, count: styleStates.count)
-        var kept: [StyleState] = []
+        var kept: [StyleState] = [], keptStyles: [TextStyle] = []
         for i in 0..<styleStates.count where used[i] {
             remap[i] = UInt16(kept.count)
             kept.append(styleStates[i])
+            keptStyles.append(stateStyles[i])
         }
         for t in 0..<view.measuredIn.count { view.measuredIn[t] = remap[Int(view.measuredIn[t])] }
         styleStates = kept
+        stateStyles = keptStyles
+        publishStates()
+    }
+
+    /// The view's copies of the states and their styles, after a change.
+    private func publishStates() {
         Self.free(view.states)
+        Self.free(view.styles)
         view.states = Self.buffer(styleStates)
+        view.styles = Self.styleBuffer(stateStyles)
+    }
+
+    private static func styleBuffer(_ styles: [TextStyle]) -> UnsafeBufferPointer<TextStyle> {
+        let p = Jemalloc.allocate(TextStyle.self, capacity: Swift.max(styles.count, 1))
+        styles.withUnsafeBufferPointer { if let b = $0.baseAddress { p.initialize(from: b, count: $0.count) } }
+        return UnsafeBufferPointer(start: p, count: styles.count)
+    }
+
+    private static func free(_ styles: UnsafeBufferPointer<TextStyle>) {
+        let p = UnsafeMutablePointer(mutating: styles.baseAddress!)
+        p.deinitialize(count: styles.count)
+        Jemalloc.free(p)
     }
 
     static func state(_ style: TextStyle, _ engine: TextLayoutEngine) -> StyleState {
@@ -336,8 +360,9 @@ public final class CellTextBatch {
         /// none) and its ratio.
         let ratioFrom: UnsafeMutableBufferPointer<UInt16>
         let ratio: UnsafeMutableBufferPointer<Double>
-        /// The style states (`CellTextBatch.styleStates`).
+        /// The style states (`CellTextBatch.styleStates`) and their styles.
         var states: UnsafeBufferPointer<CellTextBatch.StyleState>
+        var styles: UnsafeBufferPointer<TextStyle>
 
         /// The kept text for item `item` of value `value` of row `row`, when it was
         /// prepared for `styleIndex` and has `count` bytes; -1 otherwise.
@@ -395,6 +420,7 @@ struct CellTextBatchBuilder {
     private let trusted: Bool
     private var columns = BatchColumns()
     private var states: [CellTextBatch.StyleState]
+    private let styles: [TextStyle]
     /// Per style: the primary face's coverage when its segments scale with the size.
     private let coverages: [FaceCoverage?]
     private var full = false
@@ -430,6 +456,7 @@ struct CellTextBatchBuilder {
         self.keeps = keeps
         let states = (0..<p.styles.count).map { CellTextBatch.state(p.styles[$0], measurer.textEngine) }
         self.states = states
+        styles = Array(p.styles)
         coverages = (0..<p.styles.count).map { states[$0].builtIn ? measurer.primaryCoverage(p.styles[$0].fontChain.fonts[0]) : nil }
         columns.first.prepareForWriting(capacity: rowCount * slotsPerRow).initialize(repeating: -1, count: rowCount * slotsPerRow)
         columns.first.finishWriting(count: rowCount * slotsPerRow)
@@ -504,7 +531,7 @@ struct CellTextBatchBuilder {
     /// The batch (the builder is spent).
     consuming func finish() -> CellTextBatch {
         columns.segmentStart.append(Int32(columns.segments.count))
-        return CellTextBatch(rowCount: rowCount, slotsPerRow: slotsPerRow, styleStates: states, columns: &columns)
+        return CellTextBatch(rowCount: rowCount, slotsPerRow: slotsPerRow, styleStates: states, styles: styles, columns: &columns)
     }
 }
 
@@ -760,9 +787,10 @@ extension CellMeasurer {
     /// reused while the width stays inside the range its decisions hold for (`LineMemo`).
     ///
     /// With `ratio` other than 1 the kept widths are in another style (`batchText`): the
-    /// count and the range are those of the kept widths at the limit divided by `ratio`, used
-    /// only when the limit is inside the range by `scaleMargin` at both ends; otherwise the
-    /// text is measured again in the current style.
+    /// count and the range are those of the kept widths at the limit divided by `ratio`
+    /// (emergency breaks measuring clusters in that style), used only when the limit is
+    /// inside the range by `scaleMargin` at both ends; otherwise the text is measured again
+    /// in the current style.
     @inline(__always)
     func batchLines(_ batch: UnsafeMutablePointer<CellTextBatch.View>, _ t: Int, _ bytes: UnsafeRawBufferPointer, _ p: CellProgram, style: Int32,
                     width: Double, maxLines: Int, ratio: Double) -> Int {
@@ -783,10 +811,15 @@ extension CellMeasurer {
             }
             if counts && holds(memo) { return checkedScaled(maxLines > 0 ? Swift.min(Int(memo.count), maxLines) : Int(memo.count)) }
             let view = batch.pointee.view(t)
+            // Counted again in the kept widths at the scaled limit; the range is of the kept
+            // widths, whatever the margin: keep it.
             if view.widestSegment <= scaled {
                 let (memo, count) = Self.countLines(view, textEngine.linePositions(view), limit: scaled, stopAfter: maxLines)
-                // The range is of the kept widths, whatever the margin: keep it.
                 batch.pointee.lines[t] = memo
+                if holds(memo) { return checkedScaled(maxLines > 0 ? Swift.min(count, maxLines) : count) }
+            } else {
+                let (memo, count) = emergencyLines(batch, t, view, bytes, batch.pointee.styles[Int(batch.pointee.measuredIn[t])],
+                                                   width: scaled - TextLayoutEngine.widthTolerance)
                 if holds(memo) { return checkedScaled(maxLines > 0 ? Swift.min(count, maxLines) : count) }
             }
             let now = batch.pointee.current[Int(style)]
@@ -805,15 +838,22 @@ extension CellMeasurer {
             scratch.pointee.lineRange = (memo.low, memo.high)
             return maxLines > 0 ? Swift.min(count, maxLines) : count
         }
-        // A segment wider than the line: the engine's emergency breaks at grapheme clusters,
-        // with the range of limits its comparisons hold for.
-        var range = (low: -Double.infinity, high: Double.infinity)
-        _ = textEngine.breakLines(view, bytes, p.styles[Int(style)], width: width, maxLines: 0, range: &range)
-        let count = textEngine.caches.pointee.lines.count
-        let kept = CellTextBatch.LineMemo(low: range.low, high: range.high, count: count, partial: false)
-        batch.pointee.lines[t] = kept
+        let (kept, count) = emergencyLines(batch, t, view, bytes, p.styles[Int(style)], width: width)
         scratch.pointee.lineRange = Double(kept.low) <= limit && limit < Double(kept.high) ? (kept.low, kept.high) : nil
         return maxLines > 0 ? Swift.min(count, maxLines) : count
+    }
+
+    /// The line count of kept text `t` with a segment wider than the line at `width`: the
+    /// engine's emergency breaks at grapheme clusters, measured in `style` (the style its
+    /// widths are kept in), kept with the range of limits its comparisons hold for.
+    func emergencyLines(_ batch: UnsafeMutablePointer<CellTextBatch.View>, _ t: Int, _ view: PreparedTextView, _ bytes: UnsafeRawBufferPointer,
+                        _ style: TextStyle, width: Double) -> (CellTextBatch.LineMemo, count: Int) {
+        var range = (low: -Double.infinity, high: Double.infinity)
+        _ = textEngine.breakLines(view, bytes, style, width: width, maxLines: 0, range: &range)
+        let count = textEngine.caches.pointee.lines.count
+        let memo = CellTextBatch.LineMemo(low: range.low, high: range.high, count: count, partial: false)
+        batch.pointee.lines[t] = memo
+        return (memo, count)
     }
 
     /// The greedy fill of `TextLayoutEngine.breakLines` for segments that all fit `limit`,
