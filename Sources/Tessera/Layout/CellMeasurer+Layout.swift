@@ -138,6 +138,34 @@ extension CellMeasurer {
         return Int64(textMeasure(bytes, p, style: style, width: width, maxLines: maxLines)?.lineCount ?? 1) * p.lineHeights[Int(style)]
     }
 
+    /// The widest item of text list slot `s` whose value is `range` of the row.
+    @inline(__always)
+    func textListNatural(_ range: Range<Int>, _ s: Int, _ sp: UnsafePointer<SlotProgram>, _ p: CellProgram, _ row: RowValues) -> Int64 {
+        var w: Int64 = 0, from = range.lowerBound, k = 0
+        while let item = Self.nextItem(row.utf8, from: from, end: range.upperBound) {
+            w = Swift.max(w, textNatural(row.bytes(item), p, style: sp.pointee.style, slot: s, value: sp.pointee.valueIndex, item: k))
+            from = item.upperBound + 1
+            k += 1
+        }
+        return w
+    }
+
+    /// The items of text list slot `s` (value `range` of the row) stacked with the slot's
+    /// gap at `columnWidth`.
+    @inline(__always)
+    func textListHeight(_ range: Range<Int>, _ s: Int, _ sp: UnsafePointer<SlotProgram>, _ p: CellProgram, _ row: RowValues,
+                        columnWidth: Int64) -> Int64 {
+        var h: Int64 = 0, from = range.lowerBound, k = 0
+        while let item = Self.nextItem(row.utf8, from: from, end: range.upperBound) {
+            if k > 0 { h += sp.pointee.gap }
+            h += textHeight(row.bytes(item), p, style: sp.pointee.style, width: columnWidth, maxLines: sp.pointee.maxLines, slot: s,
+                            value: sp.pointee.valueIndex, item: k)
+            from = item.upperBound + 1
+            k += 1
+        }
+        return h
+    }
+
     /// The widest line of a text laid out without a width limit, rounded up to a unit.
     @inline(__always)
     func textNatural(_ bytes: UnsafeRawBufferPointer, _ p: CellProgram, style: Int32, slot: Int, value: Int32, item: Int = 0) -> Int64 {
@@ -243,12 +271,7 @@ extension CellMeasurer {
         case .text:
             w = textNatural(row.bytes(start..<end), p, style: sp.pointee.style, slot: s, value: sp.pointee.valueIndex)
         case .textList:
-            var from = start, k = 0
-            while let item = Self.nextItem(row.utf8, from: from, end: end) {
-                w = Swift.max(w, textNatural(row.bytes(item), p, style: sp.pointee.style, slot: s, value: sp.pointee.valueIndex, item: k))
-                from = item.upperBound + 1
-                k += 1
-            }
+            w = textListNatural(start..<end, s, sp, p, row)
         case .button:
             w = textNatural(row.bytes(start..<end), p, style: sp.pointee.style, slot: s, value: sp.pointee.valueIndex) + 2 * sp.pointee.paddingHorizontal
         default: break
@@ -389,17 +412,7 @@ extension CellMeasurer {
                                            maxLines: sp.pointee.maxLines, slot: s, value: sp.pointee.valueIndex)
         case .textList:
             st.pointee.width = columnWidth
-            var h: Int64 = 0, k = 0
-            var from = st.pointee.start
-            let end = st.pointee.end
-            while let item = Self.nextItem(row.utf8, from: from, end: end) {
-                if k > 0 { h += sp.pointee.gap }
-                h += textHeight(row.bytes(item), p, style: sp.pointee.style, width: columnWidth, maxLines: sp.pointee.maxLines, slot: s,
-                                value: sp.pointee.valueIndex, item: k)
-                k += 1
-                from = item.upperBound + 1
-            }
-            st.pointee.height = h
+            st.pointee.height = textListHeight(st.pointee.start..<st.pointee.end, s, sp, p, row, columnWidth: columnWidth)
         case .button:
             let width = sp.pointee.flag ? columnWidth : Swift.min(buttonNatural, columnWidth)
             st.pointee.width = width

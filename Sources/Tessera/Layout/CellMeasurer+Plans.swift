@@ -55,11 +55,11 @@ struct RowPlans {
         var items: Range<Int32>
     }
 
-    /// A slot measured per row: a text, an image sized by its value or by its column, or
-    /// a box stack, each read straight from its value; a text list or button through
+    /// A slot measured per row: a text, a text list, an image sized by its value or by its
+    /// column, or a box stack, each read straight from its value; a button through
     /// `natural`/`itemHeight` over its state (`stated`).
     struct Item {
-        enum Kind: UInt8 { case text, image, imageFromColumn, boxStack, stated }
+        enum Kind: UInt8 { case text, textList, image, imageFromColumn, boxStack, stated }
         var slot: Int32
         var kind: Kind
 
@@ -67,6 +67,7 @@ struct RowPlans {
             self.slot = Int32(slot)
             switch sp.type {
             case .text: kind = .text
+            case .textList: kind = .textList
             case .image: kind = sp.flag ? .imageFromColumn : .image
             case .boxStack: kind = .boxStack
             default: kind = .stated
@@ -260,8 +261,8 @@ extension CellMeasurer {
         let columns = UnsafeBufferPointer(rebasing: p.columns[Int(kp.columnStart)..<Int(kp.columnStart + kp.columnCount)])
         func present(_ s: Int) -> Bool { self.present(slots[s], mask) }
         let statedStart = Int32(store.pointee.stated.count)
-        // Text lists and buttons are measured over their state.
-        for (s, sp) in slots.enumerated() where present(s) && (sp.type == .textList || sp.type == .button) {
+        // Buttons are measured over their state.
+        for (s, sp) in slots.enumerated() where present(s) && sp.type == .button {
             store.pointee.stated.append(Int32(s))
         }
         func columnPresent(_ c: ColumnProgram) -> Bool {
@@ -425,6 +426,7 @@ extension CellMeasurer {
         switch item.kind {
         case .text:
             return textNatural(row.bytes(row.range(Int(sp.pointee.valueIndex))), p, style: sp.pointee.style, slot: s, value: sp.pointee.valueIndex)
+        case .textList: return textListNatural(row.range(Int(sp.pointee.valueIndex)), s, sp, p, row)
         case .image: return imageSize(sp, row).width
         case .boxStack: return boxStackSize(sp, row).width
         case .imageFromColumn: return 0
@@ -440,6 +442,7 @@ extension CellMeasurer {
         case .text:
             return textHeight(row.bytes(row.range(Int(sp.pointee.valueIndex))), p, style: sp.pointee.style, width: columnWidth,
                               maxLines: sp.pointee.maxLines, slot: s, value: sp.pointee.valueIndex)
+        case .textList: return textListHeight(row.range(Int(sp.pointee.valueIndex)), s, sp, p, row, columnWidth: columnWidth)
         case .image: return imageSize(sp, row).height
         case .imageFromColumn: return Swift.min(Swift.max(columnWidth, sp.pointee.imageMin), sp.pointee.imageMax)
         case .boxStack: return boxStackSize(sp, row).height
