@@ -111,6 +111,9 @@ public final class KeyedDiffer {
     var newToOld = DiffScratch<Int32>()
     /// One bit per old row: survives with a different version.
     var changedBits = DiffScratch<UInt64>()
+    /// One bit per new row that may be inserted, moved or updated, so that `makeBatch`
+    /// looks only at those when they are few. A stale mark only costs a look.
+    var newMarks = DiffScratch<UInt64>()
     /// `markLongestIncreasing`: the new index of the predecessor of a row that replaced a
     /// tail, the tails' values and every 64th of them, and a bit per old row for: extends
     /// the subsequence, became its last tail, stays (in the subsequence kept).
@@ -139,7 +142,7 @@ public final class KeyedDiffer {
     public var allocatedBytes: Int {
         table.allocatedBytes + spareTable.allocatedBytes + oldLeftovers.allocatedBytes
             + newLeftovers.allocatedBytes + filterWords.allocatedBytes + oldToNew.allocatedBytes + newToOld.allocatedBytes
-            + changedBits.allocatedBytes + predecessor.allocatedBytes + tailValues.allocatedBytes + tailSamples.allocatedBytes
+            + changedBits.allocatedBytes + newMarks.allocatedBytes + predecessor.allocatedBytes + tailValues.allocatedBytes + tailSamples.allocatedBytes
             + extendsBits.allocatedBytes + lastBits.allocatedBytes + stayBits.allocatedBytes + fenwick.allocatedBytes + movedBits.allocatedBytes
     }
 
@@ -147,7 +150,7 @@ public final class KeyedDiffer {
     public func releaseScratch() {
         table.release(); spareTable.release(); oldLeftovers.release(); newLeftovers.release(); filterWords.release()
         oldToNew.release(); newToOld.release()
-        changedBits.release(); predecessor.release(); tailValues.release(); tailSamples.release()
+        changedBits.release(); newMarks.release(); predecessor.release(); tailValues.release(); tailSamples.release()
         extendsBits.release(); lastBits.release(); stayBits.release()
         fenwick.release(); movedBits.release()
     }
@@ -211,6 +214,8 @@ public final class KeyedDiffer {
         _ oldIDs: UnsafeBufferPointer<UInt64>, _ oldVersions: UnsafeBufferPointer<UInt64>,
         _ newIDs: UnsafeBufferPointer<UInt64>, _ newVersions: UnsafeBufferPointer<UInt64>
     ) throws(TesseraError) -> Int {
+        let markWords = (newIDs.count + 63) >> 6
+        newMarks.reserve(markWords).update(repeating: 0, count: markWords)
         if let survivors = matchRuns(oldIDs, oldVersions, newIDs, newVersions) { return survivors }
         return try matchWithTable(oldIDs, oldVersions, newIDs, newVersions)
     }
@@ -241,6 +246,7 @@ public final class KeyedDiffer {
         let changed = changedBits.reserve(words)
         changed.update(repeating: 0, count: words)
         let oldLeft = oldLeftovers.reserve(limit), newLeft = newLeftovers.reserve(limit)
+        let marks = newMarks.base!
         var lo = 0, ln = 0, survivors: Int
 
         @inline(__always)
@@ -297,6 +303,7 @@ public final class KeyedDiffer {
             }
             for k in j..<j + skipNew {
                 n2o[k] = -1
+                marks[k >> 6] |= 1 << UInt64(k & 63)
                 newLeft[ln] = Int32(truncatingIfNeeded: k)
                 ln += 1
             }
@@ -355,7 +362,7 @@ public final class KeyedDiffer {
     }
 
     /// Whether the old ids are distinct and none equals the new ids at `rows[0..<count]`.
-    /// `mix64(id ^ seed)` is a bijection, so equal keys mean equal ids. A table of every
+    /// Keys are a bijection of ids (`keyOf`), so equal keys mean equal ids. A table of every
     /// old key would take a cache miss per row; a filter of one bit per key (its top bits)
     /// stays in the cache instead. A key whose bit is already set is a candidate: a repeat,
     /// or another key on the same bit (most candidates; about n / 16 at 8 bits a row).
@@ -369,6 +376,14 @@ public final class KeyedDiffer {
         at rows: UnsafeMutablePointer<Int32>, count: Int
     ) -> Bool {
         let n = oldIDs.count
+        /// A multiply and a xor-shift, both invertible: half the work of `mix64`, and the
+        /// filters use only the top bits (the product's best) and the low ones (which the
+        /// shift fills from the top).
+        @inline(__always)
+        func keyOf(_ id: UInt64) -> UInt64 {
+            let x = (id ^ seed) &* 0x9E37_79B9_7F4A_7C15
+            return x ^ x >> 32
+        }
         var bits = 12
         while bits < Self.filterMaximumBits, 1 << bits < 8 * n { bits += 1 }
         let shift = UInt64(64 - bits), words = 1 << (bits - 6)
@@ -383,14 +398,14 @@ public final class KeyedDiffer {
         let keys = spareTable.reserve(2 * n + count)
         var old = 0
         for i in 0..<n {
-            let key = mix64(oldIDs[i] ^ seed), b = Int(truncatingIfNeeded: key >> shift)
+            let key = keyOf(oldIDs[i]), b = Int(truncatingIfNeeded: key >> shift)
             keys[old] = key
             old &+= isSet(b)
             filter[b >> 6] |= 1 << UInt64(b & 63)
         }
         var all = old
         for k in 0..<count {
-            let key = mix64(newIDs[Int(rows[k])] ^ seed)
+            let key = keyOf(newIDs[Int(rows[k])])
             keys[all] = key
             all &+= isSet(Int(truncatingIfNeeded: key >> shift))
         }
@@ -403,7 +418,7 @@ public final class KeyedDiffer {
         }
         var on = all
         for i in 0..<n {
-            let key = mix64(oldIDs[i] ^ seed)
+            let key = keyOf(oldIDs[i])
             keys[on] = key
             on &+= isSet(Int(truncatingIfNeeded: key >> shift))
         }
@@ -491,7 +506,7 @@ public final class KeyedDiffer {
         _ newIDs: UnsafeBufferPointer<UInt64>, _ newVersions: UnsafeBufferPointer<UInt64>
     ) throws(TesseraError) -> Int {
         let n = oldIDs.count, m = newIDs.count
-        let o2n = oldToNew.reserve(n), n2o = newToOld.reserve(m)
+        let o2n = oldToNew.reserve(n), n2o = newToOld.reserve(m), marks = newMarks.base!
         let words = (n + 63) >> 6
         let changed = changedBits.reserve(words)
         o2n.update(repeating: -1, count: n)
@@ -592,6 +607,7 @@ public final class KeyedDiffer {
                 let e = t[s]
                 if e == 0 {
                     n2o[j] = -1
+                    marks[j >> 6] |= 1 << UInt64(j & 63)
                     t[s] = fp << 32 | Self.newOnlyBit | UInt64(j)
                     entries += 1
                     break
