@@ -121,14 +121,38 @@ extension KeyedDiffer {
         var length = 0, deleted = 0
         // The last tail's value, kept in a register: most rows extend the subsequence.
         var lastValue: Int32 = -1
+        // Rows below this one are taken one at a time: their block of eight failed the check.
+        var singlyBelow = 0
+        let iota = SIMD8<Int32>(0, 1, 2, 3, 4, 5, 6, 7)
         // A word of each bit set at a time, built in registers.
         for w in 0..<words {
             var extendsWord: UInt64 = 0, lastWord: UInt64 = 0
-            for i in w << 6..<min(n, w << 6 + 64) {
+            var i = w << 6
+            let end = min(n, i + 64)
+            while i < end {
+                // Eight rows at once that extend the subsequence with consecutive new indexes
+                // (most rows of a list that changed a little): one compare, one store.
+                if i >= singlyBelow, i + 8 <= end {
+                    let run = UnsafeRawPointer(o2n + i).loadUnaligned(as: SIMD8<Int32>.self), v = run[0]
+                    if v > lastValue, all(run .== iota &+ v) {
+                        let bits: UInt64 = 0xFF << UInt64(i & 63)
+                        extendsWord |= bits
+                        lastWord |= bits
+                        UnsafeMutableRawPointer(tailValue + length).storeBytes(of: run, as: SIMD8<Int32>.self)
+                        let sampled = (length + Self.tailBlock - 1) & -Self.tailBlock
+                        if sampled < length + 8 { tailSample[sampled / Self.tailBlock] = v + Int32(sampled - length) }
+                        length += 8
+                        lastValue = v + 7
+                        i += 8
+                        continue
+                    }
+                    singlyBelow = i + 8
+                }
                 let v = o2n[i]
                 if v < 0 {
                     deletes![deleted] = i
                     deleted += 1
+                    i += 1
                     continue
                 }
                 let bit: UInt64 = 1 << UInt64(i & 63)
@@ -139,6 +163,7 @@ extension KeyedDiffer {
                     tailValue[length] = v
                     length += 1
                     lastValue = v
+                    i += 1
                     continue
                 }
                 // First tail above v (new indexes are distinct, so none equals it); the last
@@ -172,6 +197,7 @@ extension KeyedDiffer {
                     lastWord |= bit
                     lastValue = v
                 }
+                i += 1
             }
             extends[w] = extendsWord
             last[w] = lastWord
