@@ -406,7 +406,7 @@ public final class KeyedDiffer {
     }
 
     /// Whether the old ids are distinct and none equals the new ids at `rows[0..<count]`.
-    /// Keys are a bijection of ids (`keyOf`), so equal keys mean equal ids. A table of every
+    /// Keys are a bijection of ids (`uniquenessKey`), so equal keys mean equal ids. A table of every
     /// old key would take a cache miss per row; a filter of one bit per key (its top bits)
     /// stays in the cache instead. A key whose bit is already set is a candidate: a repeat,
     /// or another key on the same bit (most candidates; about n / 16 at 8 bits a row).
@@ -420,14 +420,6 @@ public final class KeyedDiffer {
         at rows: UnsafeMutablePointer<Int32>, count: Int
     ) -> Bool {
         let n = oldIDs.count
-        /// A multiply and a xor-shift, both invertible: half the work of `mix64`, and the
-        /// filters use only the top bits (the product's best) and the low ones (which the
-        /// shift fills from the top).
-        @inline(__always)
-        func keyOf(_ id: UInt64) -> UInt64 {
-            let x = (id ^ seed) &* 0x9E37_79B9_7F4A_7C15
-            return x ^ x >> 32
-        }
         var bits = 12
         while bits < Self.filterMaximumBits, 1 << bits < 8 * n { bits += 1 }
         let shift = UInt64(64 - bits), words = 1 << (bits - 6)
@@ -442,14 +434,14 @@ public final class KeyedDiffer {
         let keys = spareTable.reserve(2 * n + count)
         var old = 0
         for i in 0..<n {
-            let key = keyOf(oldIDs[i]), b = Int(truncatingIfNeeded: key >> shift)
+            let key = uniquenessKey(oldIDs[i]), b = Int(truncatingIfNeeded: key >> shift)
             keys[old] = key
             old &+= isSet(b)
             filter[b >> 6] |= 1 << UInt64(b & 63)
         }
         var all = old
         for k in 0..<count {
-            let key = keyOf(newIDs[Int(rows[k])])
+            let key = uniquenessKey(newIDs[Int(rows[k])])
             keys[all] = key
             all &+= isSet(Int(truncatingIfNeeded: key >> shift))
         }
@@ -462,7 +454,7 @@ public final class KeyedDiffer {
         }
         var on = all
         for i in 0..<n {
-            let key = keyOf(oldIDs[i])
+            let key = uniquenessKey(oldIDs[i])
             keys[on] = key
             on &+= isSet(Int(truncatingIfNeeded: key >> shift))
         }
@@ -534,6 +526,15 @@ public final class KeyedDiffer {
             }
         }
         return true
+    }
+
+    /// `allOldUnique`'s key of an id: a multiply and a xor-shift, both invertible, so a
+    /// bijection; half the work of `mix64`, and the filters use only its top bits (the
+    /// product's best) and its low ones (which the shift fills from the top).
+    @inline(__always)
+    func uniquenessKey(_ id: UInt64) -> UInt64 {
+        let x = (id ^ seed) &* 0x9E37_79B9_7F4A_7C15
+        return x ^ x >> 32
     }
 
     /// Largest filter of `allOldUnique`: 2^23 bits, 1 MiB. A 2 MiB filter (the nominal L2
