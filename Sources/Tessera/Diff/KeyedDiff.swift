@@ -104,6 +104,8 @@ public final class KeyedDiffer {
     /// `matchRuns`: the rows it skipped on each side, and the bit filter of old ids.
     var oldLeftovers = DiffScratch<Int32>()
     var newLeftovers = DiffScratch<Int32>()
+    /// `matchRuns`: the leftovers' ids and versions, taken while the walk has them in the cache.
+    var leftoverStash = DiffScratch<UInt64>()
     var filterWords = DiffScratch<UInt64>()
     /// New index of each old row, -1 if deleted.
     var oldToNew = DiffScratch<Int32>()
@@ -132,6 +134,8 @@ public final class KeyedDiffer {
     let seed: UInt64
 
     static let newOnlyBit: UInt64 = 0x8000_0000
+    /// `matchRuns`' tag of an old leftover already paired.
+    static let pairedBit: UInt64 = 0x4000_0000
 
     public init() {
         var g = SystemRandomNumberGenerator()
@@ -141,14 +145,14 @@ public final class KeyedDiffer {
     /// Bytes of scratch the differ holds between calls.
     public var allocatedBytes: Int {
         table.allocatedBytes + spareTable.allocatedBytes + oldLeftovers.allocatedBytes
-            + newLeftovers.allocatedBytes + filterWords.allocatedBytes + oldToNew.allocatedBytes + newToOld.allocatedBytes
+            + newLeftovers.allocatedBytes + leftoverStash.allocatedBytes + filterWords.allocatedBytes + oldToNew.allocatedBytes + newToOld.allocatedBytes
             + changedBits.allocatedBytes + newMarks.allocatedBytes + predecessor.allocatedBytes + tailValues.allocatedBytes + tailSamples.allocatedBytes
             + extendsBits.allocatedBytes + lastBits.allocatedBytes + stayBits.allocatedBytes + fenwick.allocatedBytes + movedBits.allocatedBytes
     }
 
     /// Frees all scratch, for example after a one-off diff of a huge list.
     public func releaseScratch() {
-        table.release(); spareTable.release(); oldLeftovers.release(); newLeftovers.release(); filterWords.release()
+        table.release(); spareTable.release(); oldLeftovers.release(); newLeftovers.release(); leftoverStash.release(); filterWords.release()
         oldToNew.release(); newToOld.release()
         changedBits.release(); newMarks.release(); predecessor.release(); tailValues.release(); tailSamples.release()
         extendsBits.release(); lastBits.release(); stayBits.release()
@@ -297,14 +301,9 @@ public final class KeyedDiffer {
         changed.update(repeating: 0, count: words)
         let oldLeft = oldLeftovers.reserve(limit), newLeft = newLeftovers.reserve(limit)
         let marks = newMarks.base!
+        let stash = leftoverStash.reserve(4 * limit)
+        let oldLeftIDs = stash, newLeftIDs = stash + limit, oldLeftVersions = stash + 2 * limit, newLeftVersions = stash + 3 * limit
         var lo = 0, ln = 0, survivors: Int
-
-        @inline(__always)
-        func pair(_ i: Int, _ j: Int) {
-            o2n[i] = Int32(truncatingIfNeeded: j)
-            n2o[j] = Int32(truncatingIfNeeded: i)
-            if oldVersions[i] != newVersions[j] { changed[i >> 6] |= 1 << UInt64(i & 63) }
-        }
 
         // Common prefix and suffix first, so rows added or removed at either end skip
         // nothing.
@@ -343,12 +342,16 @@ public final class KeyedDiffer {
             for k in i..<i + skipOld {
                 o2n[k] = -1
                 oldLeft[lo] = Int32(truncatingIfNeeded: k)
+                oldLeftIDs[lo] = oldIDs[k]
+                oldLeftVersions[lo] = oldVersions[k]
                 lo += 1
             }
             for k in j..<j + skipNew {
                 n2o[k] = -1
                 marks[k >> 6] |= 1 << UInt64(k & 63)
                 newLeft[ln] = Int32(truncatingIfNeeded: k)
+                newLeftIDs[ln] = newIDs[k]
+                newLeftVersions[ln] = newVersions[k]
                 ln += 1
             }
             i += skipOld
@@ -358,29 +361,30 @@ public final class KeyedDiffer {
         // Every old row is paired or a leftover.
         survivors = n - lo
 
-        // Leftovers: old ones into a small table, new ones looked up in it.
+        // Leftovers: old ones into a small table, new ones looked up in it. Tags are places
+        // in the stash (old: place + 1), so only the pairs found touch the maps.
         let capacity = Self.tableCapacity(for: lo + ln)
         let t = table.reserve(capacity)
         t.update(repeating: 0, count: capacity)
         let mask = capacity - 1
         for k in 0..<lo {
-            let i = Int(oldLeft[k]), id = oldIDs[i], fp = fingerprint(id)
+            let id = oldLeftIDs[k], fp = fingerprint(id)
             var s = Int(truncatingIfNeeded: fp) & mask
             while t[s] != 0 {
-                if t[s] >> 32 == fp, oldIDs[Int(truncatingIfNeeded: t[s] & 0xFFFF_FFFF) - 1] == id { return nil }
+                if t[s] >> 32 == fp, oldLeftIDs[Int(truncatingIfNeeded: t[s] & 0xFFFF_FFFF) - 1] == id { return nil }
                 s = (s + 1) & mask
             }
-            t[s] = fp << 32 | UInt64(i + 1)
+            t[s] = fp << 32 | UInt64(k + 1)
         }
         // New leftovers with no old leftover partner, kept in `newLeft` for the check below.
         var unmatched = 0
         for k in 0..<ln {
-            let j = Int(newLeft[k]), id = newIDs[j], fp = fingerprint(id)
+            let j = Int(newLeft[k]), id = newLeftIDs[k], fp = fingerprint(id)
             var s = Int(truncatingIfNeeded: fp) & mask
             while true {
                 let e = t[s]
                 if e == 0 {
-                    t[s] = fp << 32 | Self.newOnlyBit | UInt64(j)
+                    t[s] = fp << 32 | Self.newOnlyBit | UInt64(k)
                     newLeft[unmatched] = Int32(truncatingIfNeeded: j)
                     unmatched += 1
                     break
@@ -388,12 +392,16 @@ public final class KeyedDiffer {
                 if e >> 32 == fp {
                     let tag = e & 0xFFFF_FFFF
                     if tag & Self.newOnlyBit != 0 {
-                        if newIDs[Int(truncatingIfNeeded: tag & ~Self.newOnlyBit)] == id { return nil }
+                        if newLeftIDs[Int(truncatingIfNeeded: tag & ~Self.newOnlyBit)] == id { return nil }
                     } else {
-                        let i = Int(truncatingIfNeeded: tag) - 1
-                        if oldIDs[i] == id {
-                            if o2n[i] >= 0 { return nil }
-                            pair(i, j)
+                        let p = Int(truncatingIfNeeded: tag & ~Self.pairedBit) - 1
+                        if oldLeftIDs[p] == id {
+                            if tag & Self.pairedBit != 0 { return nil }
+                            t[s] = e | Self.pairedBit
+                            let i = Int(oldLeft[p])
+                            o2n[i] = Int32(truncatingIfNeeded: j)
+                            n2o[j] = Int32(truncatingIfNeeded: i)
+                            if oldLeftVersions[p] != newLeftVersions[k] { changed[i >> 6] |= 1 << UInt64(i & 63) }
                             survivors += 1
                             break
                         }
