@@ -480,6 +480,24 @@ struct DiffPairGenerator {
         #expect(try differ.diff(oldIDs: old.ids, oldVersions: old.versions, newIDs: new.ids, newVersions: new.versions) == batch)
     }
 
+    /// Below `runsMinimumRows` the one-table path marks the inserts for `makeBatch`, which
+    /// then looks only at marked rows (the changes are few): the model's batch all the same.
+    @Test func smallListWithFewChangesVisitsMarkedRows() throws {
+        var gen = DiffPairGenerator(seed: 25)
+        let n = 5_000
+        let old = DiffRows((0..<n).map { _ in gen.row() })
+        var rows = old.rows
+        rows.remove(at: 4_321)
+        rows.insert(gen.row(), at: 17)
+        let moved = rows.remove(at: 2_000)
+        rows.insert(moved, at: 3_500)
+        rows[64].version &+= 1
+        rows[n - 1].version &+= 1
+        let batch = try DiffModel.check(KeyedDiffer(), old: old, new: DiffRows(rows), dynamicProgramming: false)
+        #expect(batch.deletes == [4_321] && batch.inserts == [17] && batch.moves.count == 1)
+        #expect(batch.updates == [63, n - 1] && batch.updatedNewIndexes == [64, n - 1])
+    }
+
     /// Lists of at least `KeyedDiffer.runsMinimumRows` rows go through `matchRuns`: rows it
     /// cannot resynchronise on (a block of inserts longer than its window, with no common
     /// suffix) become leftovers and still pair by id.
@@ -549,14 +567,10 @@ struct DiffPairGenerator {
         #expect(error(old.ids, newIDs) == .duplicateIDInDiff(id, side: "new", firstIndex: 5_000, secondIndex: 9_000))
     }
 
-    /// The inverse of `mix64`, to make ids whose keys (`mix64(id ^ seed)`) are chosen.
-    static func unmix64(_ value: UInt64) -> UInt64 {
-        var z = value
-        z = z ^ (z >> 31) ^ (z >> 62)
-        z = z &* inverse(0x94D0_49BB_1331_11EB)
-        z = z ^ (z >> 27) ^ (z >> 54)
-        z = z &* inverse(0xBF58_476D_1CE4_E5B9)
-        return z ^ (z >> 30) ^ (z >> 60)
+    /// The inverse of `uniquenessKey` but for the seed, to make ids whose keys
+    /// (`uniquenessKey(id)`, of `id ^ seed`) are chosen.
+    static func unkey(_ value: UInt64) -> UInt64 {
+        (value ^ value >> 32) &* inverse(0x9E37_79B9_7F4A_7C15)
     }
 
     /// The inverse of an odd number modulo 2^64 (Newton's iteration doubles the bits).
@@ -577,8 +591,8 @@ struct DiffPairGenerator {
         var rng = SplitMix64(seed: 24)
         var keys = [UInt64](repeating: 0, count: n)
         for k in 0..<n { keys[k] = k & 15 == 1 || k == 7 ? keys[k - 1] | 1 : k == 6 ? 0 : rng.next() & ~1 }
-        let ids = keys.map { Self.unmix64($0) ^ differ.seed }
-        #expect(Set(ids).count == n && ids[6] == differ.seed && mix64(ids[7] ^ differ.seed) == 1)
+        let ids = keys.map { Self.unkey($0) ^ differ.seed }
+        #expect(Set(ids).count == n && ids[6] == differ.seed && differ.uniquenessKey(ids[7]) == 1)
         let old = DiffRows(ids: ids, versions: Array(repeating: 0, count: n))
         var rows = old.rows
         rows.remove(at: 3_000)
@@ -614,7 +628,7 @@ struct DiffPairGenerator {
 
         // Every key on one filter bit (so many candidates that the second filter is
         // skipped): still no repeat, and a repeat among them still found.
-        let crowded = (0..<n).map { _ in Self.unmix64(rng.next() >> 18) ^ differ.seed }
+        let crowded = (0..<n).map { _ in Self.unkey(rng.next() >> 18) ^ differ.seed }
         #expect(Set(crowded).count == n)
         let crowdedOld = DiffRows(ids: crowded, versions: Array(repeating: 0, count: n))
         var crowdedRows = crowdedOld.rows

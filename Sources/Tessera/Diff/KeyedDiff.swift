@@ -104,6 +104,8 @@ public final class KeyedDiffer {
     /// `matchRuns`: the rows it skipped on each side, and the bit filter of old ids.
     var oldLeftovers = DiffScratch<Int32>()
     var newLeftovers = DiffScratch<Int32>()
+    /// `matchRuns`: the leftovers' ids and versions, taken while the walk has them in the cache.
+    var leftoverStash = DiffScratch<UInt64>()
     var filterWords = DiffScratch<UInt64>()
     /// New index of each old row, -1 if deleted.
     var oldToNew = DiffScratch<Int32>()
@@ -111,6 +113,9 @@ public final class KeyedDiffer {
     var newToOld = DiffScratch<Int32>()
     /// One bit per old row: survives with a different version.
     var changedBits = DiffScratch<UInt64>()
+    /// One bit per new row that may be inserted, moved or updated, so that `makeBatch`
+    /// looks only at those when they are few. A stale mark only costs a look.
+    var newMarks = DiffScratch<UInt64>()
     /// `markLongestIncreasing`: the new index of the predecessor of a row that replaced a
     /// tail, the tails' values and every 64th of them, and a bit per old row for: extends
     /// the subsequence, became its last tail, stays (in the subsequence kept).
@@ -129,6 +134,8 @@ public final class KeyedDiffer {
     let seed: UInt64
 
     static let newOnlyBit: UInt64 = 0x8000_0000
+    /// `matchRuns`' tag of an old leftover already paired.
+    static let pairedBit: UInt64 = 0x4000_0000
 
     public init() {
         var g = SystemRandomNumberGenerator()
@@ -138,16 +145,16 @@ public final class KeyedDiffer {
     /// Bytes of scratch the differ holds between calls.
     public var allocatedBytes: Int {
         table.allocatedBytes + spareTable.allocatedBytes + oldLeftovers.allocatedBytes
-            + newLeftovers.allocatedBytes + filterWords.allocatedBytes + oldToNew.allocatedBytes + newToOld.allocatedBytes
-            + changedBits.allocatedBytes + predecessor.allocatedBytes + tailValues.allocatedBytes + tailSamples.allocatedBytes
+            + newLeftovers.allocatedBytes + leftoverStash.allocatedBytes + filterWords.allocatedBytes + oldToNew.allocatedBytes + newToOld.allocatedBytes
+            + changedBits.allocatedBytes + newMarks.allocatedBytes + predecessor.allocatedBytes + tailValues.allocatedBytes + tailSamples.allocatedBytes
             + extendsBits.allocatedBytes + lastBits.allocatedBytes + stayBits.allocatedBytes + fenwick.allocatedBytes + movedBits.allocatedBytes
     }
 
     /// Frees all scratch, for example after a one-off diff of a huge list.
     public func releaseScratch() {
-        table.release(); spareTable.release(); oldLeftovers.release(); newLeftovers.release(); filterWords.release()
+        table.release(); spareTable.release(); oldLeftovers.release(); newLeftovers.release(); leftoverStash.release(); filterWords.release()
         oldToNew.release(); newToOld.release()
-        changedBits.release(); predecessor.release(); tailValues.release(); tailSamples.release()
+        changedBits.release(); newMarks.release(); predecessor.release(); tailValues.release(); tailSamples.release()
         extendsBits.release(); lastBits.release(); stayBits.release()
         fenwick.release(); movedBits.release()
     }
@@ -211,8 +218,60 @@ public final class KeyedDiffer {
         _ oldIDs: UnsafeBufferPointer<UInt64>, _ oldVersions: UnsafeBufferPointer<UInt64>,
         _ newIDs: UnsafeBufferPointer<UInt64>, _ newVersions: UnsafeBufferPointer<UInt64>
     ) throws(TesseraError) -> Int {
+        let markWords = (newIDs.count + 63) >> 6
+        newMarks.reserve(markWords).update(repeating: 0, count: markWords)
         if let survivors = matchRuns(oldIDs, oldVersions, newIDs, newVersions) { return survivors }
         return try matchWithTable(oldIDs, oldVersions, newIDs, newVersions)
+    }
+
+    /// How many of the first `count` elements of `a` and `b` agree: four a compare while
+    /// they all do, as they mostly do where `matchRuns` calls it.
+    @inline(__always)
+    static func agreeing(_ a: UnsafePointer<UInt64>, _ b: UnsafePointer<UInt64>, upTo count: Int) -> Int {
+        var k = 0
+        while k + 4 <= count, (a[k] ^ b[k]) | (a[k + 1] ^ b[k + 1]) | (a[k + 2] ^ b[k + 2]) | (a[k + 3] ^ b[k + 3]) == 0 {
+            k += 4
+        }
+        while k < count, a[k] == b[k] { k += 1 }
+        return k
+    }
+
+    /// Pairs old rows `i..<i + count` with new rows `j..<j + count` as `pair` would: the maps
+    /// as two counting fills, then the versions four a compare (few differ).
+    @inline(__always)
+    func pairRun(
+        _ i: Int, _ j: Int, _ count: Int, _ oldVersions: UnsafeBufferPointer<UInt64>, _ newVersions: UnsafeBufferPointer<UInt64>
+    ) {
+        guard count > 0 else { return }
+        let o2n = oldToNew.base! + i, n2o = newToOld.base! + j, changed = changedBits.base!
+        Self.fillCounting(o2n, from: j, count: count)
+        Self.fillCounting(n2o, from: i, count: count)
+        let a = oldVersions.baseAddress! + i, b = newVersions.baseAddress! + j
+        var k = 0
+        while k < count {
+            if k + 4 <= count, (a[k] ^ b[k]) | (a[k + 1] ^ b[k + 1]) | (a[k + 2] ^ b[k + 2]) | (a[k + 3] ^ b[k + 3]) == 0 {
+                k += 4
+                continue
+            }
+            if a[k] != b[k] { changed[(i + k) >> 6] |= 1 << UInt64((i + k) & 63) }
+            k += 1
+        }
+    }
+
+    /// `p[k] = start + k` for `k < count`, eight a store.
+    @inline(__always)
+    static func fillCounting(_ p: UnsafeMutablePointer<Int32>, from start: Int, count: Int) {
+        var v = SIMD8<Int32>(0, 1, 2, 3, 4, 5, 6, 7) &+ Int32(truncatingIfNeeded: start)
+        var k = 0
+        while k + 8 <= count {
+            UnsafeMutableRawPointer(p + k).storeBytes(of: v, as: SIMD8<Int32>.self)
+            v &+= 8
+            k += 8
+        }
+        while k < count {
+            p[k] = Int32(truncatingIfNeeded: start + k)
+            k += 1
+        }
     }
 
     /// Old rows below which `matchRuns` is not tried: the table fits the cache anyway.
@@ -234,41 +293,31 @@ public final class KeyedDiffer {
         _ newIDs: UnsafeBufferPointer<UInt64>, _ newVersions: UnsafeBufferPointer<UInt64>
     ) -> Int? {
         let n = oldIDs.count, m = newIDs.count
-        guard n >= Self.runsMinimumRows else { return nil }
+        guard n >= Self.runsMinimumRows, m > 0 else { return nil }
         let limit = (n + m) >> 4
         let o2n = oldToNew.reserve(n), n2o = newToOld.reserve(m)
         let words = (n + 63) >> 6
         let changed = changedBits.reserve(words)
         changed.update(repeating: 0, count: words)
         let oldLeft = oldLeftovers.reserve(limit), newLeft = newLeftovers.reserve(limit)
+        let marks = newMarks.base!
+        let stash = leftoverStash.reserve(4 * limit)
+        let oldLeftIDs = stash, newLeftIDs = stash + limit, oldLeftVersions = stash + 2 * limit, newLeftVersions = stash + 3 * limit
         var lo = 0, ln = 0, survivors: Int
-
-        @inline(__always)
-        func pair(_ i: Int, _ j: Int) {
-            o2n[i] = Int32(truncatingIfNeeded: j)
-            n2o[j] = Int32(truncatingIfNeeded: i)
-            if oldVersions[i] != newVersions[j] { changed[i >> 6] |= 1 << UInt64(i & 63) }
-        }
 
         // Common prefix and suffix first, so rows added or removed at either end skip
         // nothing.
         let shorter = min(n, m)
-        var prefix = 0
-        while prefix < shorter, oldIDs[prefix] == newIDs[prefix] { pair(prefix, prefix); prefix += 1 }
+        let prefix = Self.agreeing(oldIDs.baseAddress!, newIDs.baseAddress!, upTo: shorter)
+        pairRun(0, 0, prefix, oldVersions, newVersions)
         var suffix = 0
-        while suffix < shorter - prefix, oldIDs[n - 1 - suffix] == newIDs[m - 1 - suffix] {
-            pair(n - 1 - suffix, m - 1 - suffix)
-            suffix += 1
-        }
+        while suffix < shorter - prefix, oldIDs[n - 1 - suffix] == newIDs[m - 1 - suffix] { suffix += 1 }
+        pairRun(n - suffix, m - suffix, suffix, oldVersions, newVersions)
         let oldEnd = n - suffix, newEnd = m - suffix
         var i = prefix, j = prefix
         while true {
-            let run = min(oldEnd - i, newEnd - j)
-            var k = 0
-            while k < run, oldIDs[i + k] == newIDs[j + k] {
-                pair(i + k, j + k)
-                k += 1
-            }
+            let k = Self.agreeing(oldIDs.baseAddress! + i, newIDs.baseAddress! + j, upTo: min(oldEnd - i, newEnd - j))
+            pairRun(i, j, k, oldVersions, newVersions)
             i += k
             j += k
             if i == oldEnd && j == newEnd { break }
@@ -293,11 +342,16 @@ public final class KeyedDiffer {
             for k in i..<i + skipOld {
                 o2n[k] = -1
                 oldLeft[lo] = Int32(truncatingIfNeeded: k)
+                oldLeftIDs[lo] = oldIDs[k]
+                oldLeftVersions[lo] = oldVersions[k]
                 lo += 1
             }
             for k in j..<j + skipNew {
                 n2o[k] = -1
+                marks[k >> 6] |= 1 << UInt64(k & 63)
                 newLeft[ln] = Int32(truncatingIfNeeded: k)
+                newLeftIDs[ln] = newIDs[k]
+                newLeftVersions[ln] = newVersions[k]
                 ln += 1
             }
             i += skipOld
@@ -307,29 +361,30 @@ public final class KeyedDiffer {
         // Every old row is paired or a leftover.
         survivors = n - lo
 
-        // Leftovers: old ones into a small table, new ones looked up in it.
+        // Leftovers: old ones into a small table, new ones looked up in it. Tags are places
+        // in the stash (old: place + 1), so only the pairs found touch the maps.
         let capacity = Self.tableCapacity(for: lo + ln)
         let t = table.reserve(capacity)
         t.update(repeating: 0, count: capacity)
         let mask = capacity - 1
         for k in 0..<lo {
-            let i = Int(oldLeft[k]), id = oldIDs[i], fp = fingerprint(id)
+            let id = oldLeftIDs[k], fp = fingerprint(id)
             var s = Int(truncatingIfNeeded: fp) & mask
             while t[s] != 0 {
-                if t[s] >> 32 == fp, oldIDs[Int(truncatingIfNeeded: t[s] & 0xFFFF_FFFF) - 1] == id { return nil }
+                if t[s] >> 32 == fp, oldLeftIDs[Int(truncatingIfNeeded: t[s] & 0xFFFF_FFFF) - 1] == id { return nil }
                 s = (s + 1) & mask
             }
-            t[s] = fp << 32 | UInt64(i + 1)
+            t[s] = fp << 32 | UInt64(k + 1)
         }
         // New leftovers with no old leftover partner, kept in `newLeft` for the check below.
         var unmatched = 0
         for k in 0..<ln {
-            let j = Int(newLeft[k]), id = newIDs[j], fp = fingerprint(id)
+            let j = Int(newLeft[k]), id = newLeftIDs[k], fp = fingerprint(id)
             var s = Int(truncatingIfNeeded: fp) & mask
             while true {
                 let e = t[s]
                 if e == 0 {
-                    t[s] = fp << 32 | Self.newOnlyBit | UInt64(j)
+                    t[s] = fp << 32 | Self.newOnlyBit | UInt64(k)
                     newLeft[unmatched] = Int32(truncatingIfNeeded: j)
                     unmatched += 1
                     break
@@ -337,12 +392,16 @@ public final class KeyedDiffer {
                 if e >> 32 == fp {
                     let tag = e & 0xFFFF_FFFF
                     if tag & Self.newOnlyBit != 0 {
-                        if newIDs[Int(truncatingIfNeeded: tag & ~Self.newOnlyBit)] == id { return nil }
+                        if newLeftIDs[Int(truncatingIfNeeded: tag & ~Self.newOnlyBit)] == id { return nil }
                     } else {
-                        let i = Int(truncatingIfNeeded: tag) - 1
-                        if oldIDs[i] == id {
-                            if o2n[i] >= 0 { return nil }
-                            pair(i, j)
+                        let p = Int(truncatingIfNeeded: tag & ~Self.pairedBit) - 1
+                        if oldLeftIDs[p] == id {
+                            if tag & Self.pairedBit != 0 { return nil }
+                            t[s] = e | Self.pairedBit
+                            let i = Int(oldLeft[p])
+                            o2n[i] = Int32(truncatingIfNeeded: j)
+                            n2o[j] = Int32(truncatingIfNeeded: i)
+                            if oldLeftVersions[p] != newLeftVersions[k] { changed[i >> 6] |= 1 << UInt64(i & 63) }
                             survivors += 1
                             break
                         }
@@ -355,7 +414,7 @@ public final class KeyedDiffer {
     }
 
     /// Whether the old ids are distinct and none equals the new ids at `rows[0..<count]`.
-    /// `mix64(id ^ seed)` is a bijection, so equal keys mean equal ids. A table of every
+    /// Keys are a bijection of ids (`uniquenessKey`), so equal keys mean equal ids. A table of every
     /// old key would take a cache miss per row; a filter of one bit per key (its top bits)
     /// stays in the cache instead. A key whose bit is already set is a candidate: a repeat,
     /// or another key on the same bit (most candidates; about n / 16 at 8 bits a row).
@@ -383,14 +442,14 @@ public final class KeyedDiffer {
         let keys = spareTable.reserve(2 * n + count)
         var old = 0
         for i in 0..<n {
-            let key = mix64(oldIDs[i] ^ seed), b = Int(truncatingIfNeeded: key >> shift)
+            let key = uniquenessKey(oldIDs[i]), b = Int(truncatingIfNeeded: key >> shift)
             keys[old] = key
             old &+= isSet(b)
             filter[b >> 6] |= 1 << UInt64(b & 63)
         }
         var all = old
         for k in 0..<count {
-            let key = mix64(newIDs[Int(rows[k])] ^ seed)
+            let key = uniquenessKey(newIDs[Int(rows[k])])
             keys[all] = key
             all &+= isSet(Int(truncatingIfNeeded: key >> shift))
         }
@@ -403,7 +462,7 @@ public final class KeyedDiffer {
         }
         var on = all
         for i in 0..<n {
-            let key = mix64(oldIDs[i] ^ seed)
+            let key = uniquenessKey(oldIDs[i])
             keys[on] = key
             on &+= isSet(Int(truncatingIfNeeded: key >> shift))
         }
@@ -477,6 +536,15 @@ public final class KeyedDiffer {
         return true
     }
 
+    /// `allOldUnique`'s key of an id: a multiply and a xor-shift, both invertible, so a
+    /// bijection; half the work of `mix64`, and the filters use only its top bits (the
+    /// product's best) and its low ones (which the shift fills from the top).
+    @inline(__always)
+    func uniquenessKey(_ id: UInt64) -> UInt64 {
+        let x = (id ^ seed) &* 0x9E37_79B9_7F4A_7C15
+        return x ^ x >> 32
+    }
+
     /// Largest filter of `allOldUnique`: 2^23 bits, 1 MiB. A 2 MiB filter (the nominal L2
     /// cache) missed it often enough to make the 10^6-row diff slower, fewer candidates
     /// notwithstanding.
@@ -491,7 +559,7 @@ public final class KeyedDiffer {
         _ newIDs: UnsafeBufferPointer<UInt64>, _ newVersions: UnsafeBufferPointer<UInt64>
     ) throws(TesseraError) -> Int {
         let n = oldIDs.count, m = newIDs.count
-        let o2n = oldToNew.reserve(n), n2o = newToOld.reserve(m)
+        let o2n = oldToNew.reserve(n), n2o = newToOld.reserve(m), marks = newMarks.base!
         let words = (n + 63) >> 6
         let changed = changedBits.reserve(words)
         o2n.update(repeating: -1, count: n)
@@ -592,6 +660,7 @@ public final class KeyedDiffer {
                 let e = t[s]
                 if e == 0 {
                     n2o[j] = -1
+                    marks[j >> 6] |= 1 << UInt64(j & 63)
                     t[s] = fp << 32 | Self.newOnlyBit | UInt64(j)
                     entries += 1
                     break

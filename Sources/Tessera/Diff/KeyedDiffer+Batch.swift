@@ -27,18 +27,44 @@ extension KeyedDiffer {
             }
             written = w
         }
-        // Inserts, moves and updated new indexes in one pass over the new rows.
+        // Inserts, moves and updated new indexes in one pass over the new rows, or, when
+        // they are few, over the new rows marked: inserts (marked by `match`), then moved and
+        // updated rows, marked here from the old side's bits (a survivor outside `stay`).
+        let o2n = oldToNew.base!, marks = newMarks.base!
+        let dense = (m - survivors) + (survivors - kept) + updateCount > m >> 4
+        if !dense {
+            @inline(__always)
+            func mark(_ i: Int) {
+                let j = Int(o2n[i])
+                marks[j >> 6] |= 1 << UInt64(j & 63)
+            }
+            for w in 0..<words {
+                // Deleted rows are outside `stay` too: their -1 is skipped.
+                var bits = ~stay[w] & (w == words - 1 && n & 63 != 0 ? (1 << UInt64(n & 63)) - 1 : ~0)
+                while bits != 0 {
+                    let i = w << 6 | bits.trailingZeroBitCount
+                    if o2n[i] >= 0 { mark(i) }
+                    bits &= bits &- 1
+                }
+                bits = changed[w]
+                while bits != 0 {
+                    mark(w << 6 | bits.trailingZeroBitCount)
+                    bits &= bits &- 1
+                }
+            }
+        }
         var moves: [DiffBatch.Move] = [], updatedNewIndexes: [Int] = []
         let inserts = [Int](unsafeUninitializedCapacity: m - survivors) { insertBuffer, insertsWritten in
             moves = [DiffBatch.Move](unsafeUninitializedCapacity: survivors - kept) { moveBuffer, movesWritten in
                 updatedNewIndexes = [Int](unsafeUninitializedCapacity: updateCount) { updateBuffer, updatesWritten in
                     var a = 0, b = 0, c = 0
-                    for j in 0..<m {
+                    @inline(__always)
+                    func visit(_ j: Int) {
                         let i = Int(n2o[j])
                         if i < 0 {
                             insertBuffer.initializeElement(at: a, to: j)
                             a += 1
-                            continue
+                            return
                         }
                         if stay[i >> 6] & (1 << UInt64(i & 63)) == 0 {
                             moveBuffer.initializeElement(at: b, to: DiffBatch.Move(from: i, to: j))
@@ -47,6 +73,17 @@ extension KeyedDiffer {
                         if updateCount > 0, changed[i >> 6] & (1 << UInt64(i & 63)) != 0 {
                             updateBuffer.initializeElement(at: c, to: j)
                             c += 1
+                        }
+                    }
+                    if dense {
+                        for j in 0..<m { visit(j) }
+                    } else {
+                        for w in 0..<(m + 63) >> 6 {
+                            var bits = marks[w]
+                            while bits != 0 {
+                                visit(w << 6 | bits.trailingZeroBitCount)
+                                bits &= bits &- 1
+                            }
                         }
                     }
                     precondition(a == m - survivors && b == survivors - kept && c == updateCount, "KeyedDiffer: batch counts")
@@ -84,14 +121,38 @@ extension KeyedDiffer {
         var length = 0, deleted = 0
         // The last tail's value, kept in a register: most rows extend the subsequence.
         var lastValue: Int32 = -1
+        // Rows below this one are taken one at a time: their block of eight failed the check.
+        var singlyBelow = 0
+        let iota = SIMD8<Int32>(0, 1, 2, 3, 4, 5, 6, 7)
         // A word of each bit set at a time, built in registers.
         for w in 0..<words {
             var extendsWord: UInt64 = 0, lastWord: UInt64 = 0
-            for i in w << 6..<min(n, w << 6 + 64) {
+            var i = w << 6
+            let end = min(n, i + 64)
+            while i < end {
+                // Eight rows at once that extend the subsequence with consecutive new indexes
+                // (most rows of a list that changed a little): one compare, one store.
+                if i >= singlyBelow, i + 8 <= end {
+                    let run = UnsafeRawPointer(o2n + i).loadUnaligned(as: SIMD8<Int32>.self), v = run[0]
+                    if v > lastValue, all(run .== iota &+ v) {
+                        let bits: UInt64 = 0xFF << UInt64(i & 63)
+                        extendsWord |= bits
+                        lastWord |= bits
+                        UnsafeMutableRawPointer(tailValue + length).storeBytes(of: run, as: SIMD8<Int32>.self)
+                        let sampled = (length + Self.tailBlock - 1) & -Self.tailBlock
+                        if sampled < length + 8 { tailSample[sampled / Self.tailBlock] = v + Int32(sampled - length) }
+                        length += 8
+                        lastValue = v + 7
+                        i += 8
+                        continue
+                    }
+                    singlyBelow = i + 8
+                }
                 let v = o2n[i]
                 if v < 0 {
                     deletes![deleted] = i
                     deleted += 1
+                    i += 1
                     continue
                 }
                 let bit: UInt64 = 1 << UInt64(i & 63)
@@ -102,6 +163,7 @@ extension KeyedDiffer {
                     tailValue[length] = v
                     length += 1
                     lastValue = v
+                    i += 1
                     continue
                 }
                 // First tail above v (new indexes are distinct, so none equals it); the last
@@ -135,6 +197,7 @@ extension KeyedDiffer {
                     lastWord |= bit
                     lastValue = v
                 }
+                i += 1
             }
             extends[w] = extendsWord
             last[w] = lastWord
