@@ -137,7 +137,8 @@ import Testing
     /// After `measureAll`, a change of the width alone marks dirty only rows whose height
     /// can change (a text in the fill column whose line count's range the new width
     /// leaves); every height is then that of a fresh engine, through widths up and down,
-    /// edit mode and font scale in between.
+    /// edit mode and font scale in between. fiori-android's edit mode only adds a
+    /// selection-control column, so toggling it keeps rows too.
     @Test(arguments: ["george", "fiori-ios", "fiori-android"])
     func widthChangesMeasureOnlyRowsThatCanChange(_ name: String) throws {
         let profile = EngineEquivalenceTests.profile(name)
@@ -149,7 +150,7 @@ import Testing
         var engine = try ListEngine(profile: profile, environment: env, viewport: 600, pageCapacity: 16)
         try engine.append(ids: b.ids, kinds: b.kinds, text: b.text)
         try engine.measureAll(threads: 2)
-        var kept = 0
+        var kept = 0, keptByEdit = 0
         for step in 0..<14 {
             switch step % 7 {
             case 3: env.editMode.toggle()
@@ -159,6 +160,7 @@ import Testing
             try engine.setEnvironment(env)
             engine._checkInvariants()
             if step % 7 != 3 && step % 7 != 5 { kept += engine.store.count - engine.dirtyCount }
+            if step % 7 == 3 { keptByEdit += engine.store.count - engine.dirtyCount }
             try engine.measureAll(threads: 1 + step % 2)
             var fresh = try ListEngine(profile: profile, environment: env, viewport: 600, pageCapacity: 16)
             try fresh.append(ids: b.ids, kinds: b.kinds, text: b.text)
@@ -170,6 +172,36 @@ import Testing
             #expect(got == want, "\(name) at \(env)")
         }
         #expect(kept > 0, "\(name): some rows kept their heights through width changes")
+        if name == "fiori-android" { #expect(keptByEdit > 0, "fiori-android: some rows kept their heights through edit-mode toggles") }
+    }
+
+    /// The fill column's shift between layouts that differ in fixed-size columns, from the
+    /// profiles' numbers: fiori-android's edit mode prepends a 24 dp selection control with
+    /// the 16 dp column gap; fiori-ios's also hides the chevron (a value's slot), which no
+    /// single shift describes; a width change alone shifts nothing.
+    @Test func fillShiftsFollowTheProfiles() throws {
+        func programs(_ profile: Profile, _ a: LayoutEnvironment, _ b: LayoutEnvironment) throws -> (CellProgram, CellProgram) {
+            let m = try CellMeasurer(profile: profile, environment: a)
+            let before = m.program
+            try m.setEnvironment(b)
+            return (before, m.program)
+        }
+        let android = ProfileFixtures.fioriAndroid
+        let compact = LayoutEnvironment(width: 390, platform: .android)
+        var edit = compact
+        edit.editMode = true
+        let (plain, editing) = try programs(android, compact, edit)
+        let object = android.kindIndex(android.kind(named: "objectCell")!.code)
+        #expect(editing.fillShift(kind: object, from: plain) == LayoutUnit.units(24 + 16))
+        #expect(plain.fillShift(kind: object, from: editing) == -LayoutUnit.units(24 + 16))
+        #expect(editing.fillShift(kind: object, from: editing) == nil)
+        let ios = ProfileFixtures.fioriIOS
+        let iosCompact = LayoutEnvironment(width: 390, platform: .ios)
+        var iosEdit = iosCompact
+        iosEdit.editMode = true
+        let (iosPlain, iosEditing) = try programs(ios, iosCompact, iosEdit)
+        let iosObject = ios.kindIndex(ios.kind(named: "objectCell")!.code)
+        #expect(iosEditing.fillShift(kind: iosObject, from: iosPlain) == nil)
     }
 
     /// On a new platform rows never measured move to the platform's estimates; measured

@@ -86,7 +86,7 @@ extension ListEngine {
         guard let layout else { throw .unsupported("an environment on a list without a profile") }
         let old = layout.environment
         guard environment != old else { return scrollOffset }
-        let (affected, widthOnly) = try layout.setEnvironment(environment)
+        let (affected, widthShifts) = try layout.setEnvironment(environment)
         if environment.parameters != old.parameters {
             do throws(TesseraError) {
                 try layout.validateStoredRows(store)
@@ -97,7 +97,7 @@ extension ListEngine {
         }
         // Nothing below throws.
         if environment.platform != old.platform { store.replaceEstimates(layout.estimates) }
-        let gained = markDirty(layout, affected: affected, widthOnly: widthOnly, width: LayoutUnit.units(environment.width))
+        let gained = markDirty(layout, affected: affected, widthShifts: widthShifts, width: LayoutUnit.units(environment.width))
         if gained > 0 {
             layout.dirtyCount += gained
             layout.clean = nil
@@ -111,7 +111,7 @@ extension ListEngine {
     /// environment before, holds the new width: those keep their heights (a rotation or
     /// a resized window measures again only the rows that can change). Rows that keep a
     /// valid range get the new epoch's stamp. Returns how many rows became dirty.
-    private mutating func markDirty(_ layout: ProfileLayout, affected: [Bool], widthOnly: [Bool], width: Int64) -> Int {
+    private mutating func markDirty(_ layout: ProfileLayout, affected: [Bool], widthShifts: [Int64?], width: Int64) -> Int {
         let dirty = RowFlags.dirty.rawValue
         let old = layout.epoch
         layout.epoch = old == UInt32.max ? 1 : old + 1
@@ -125,11 +125,18 @@ extension ListEngine {
             guard b < ranges.count, row >= ranges[b].lowerBound else { return affected[Int(kind)] ? dirty : 0 }
             let range = batches[b].pointee.widthRanges.baseAddress.unsafelyUnwrapped + (row - ranges[b].lowerBound)
             // A measured row's range holds in the new environment when its kind did not
-            // change at all, or changed only in width to a width inside the range.
-            let kept = flags & dirty == 0 && range.pointee.epoch == old
-                && (!affected[Int(kind)] || (widthOnly[Int(kind)] && range.pointee.holds(width, epoch: old)))
-            if kept { range.pointee.epoch = new }
-            return affected[Int(kind)] && !kept ? dirty : 0
+            // change at all, or changed only in width (and in fixed-size columns taking
+            // `shift` from the fill column) to a width whose unshifted value is inside the
+            // range; the range then moves by the shift.
+            guard flags & dirty == 0, range.pointee.epoch == old else { return affected[Int(kind)] ? dirty : 0 }
+            guard affected[Int(kind)] else {
+                range.pointee.epoch = new
+                return 0
+            }
+            guard let shift = widthShifts[Int(kind)], range.pointee.holds(width - shift, epoch: old) else { return dirty }
+            range.pointee.shift(by: shift)
+            range.pointee.epoch = new
+            return 0
         }
     }
 

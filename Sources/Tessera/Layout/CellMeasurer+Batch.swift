@@ -322,6 +322,19 @@ public final class CellTextBatch {
         var epoch: UInt32 = 0
 
         func holds(_ width: Int64, epoch e: UInt32) -> Bool { e != 0 && epoch == e && Int64(low) <= width && width < Int64(high) }
+
+        /// The range for a layout whose fill column is `shift` units narrower at every
+        /// width (`CellProgram.fillShift`); the open top (`Int32.max`) stays open, and a
+        /// bound the shift would carry out of range leaves nothing.
+        mutating func shift(by shift: Int64) {
+            let l = Int64(low) + shift, h = high == Int32.max ? Int64(Int32.max) : Int64(high) + shift
+            guard l >= 1, h <= Int64(Int32.max), l < h else {
+                self = WidthRange()
+                return
+            }
+            low = Int32(l)
+            high = Int32(h)
+        }
     }
 
     /// The batch's columns as plain pointers (valid while the batch lives), so the

@@ -77,7 +77,9 @@ public final class CellMeasurer {
     private var changedKinds: [Bool]
     /// Per kind (profile order): laid out as before the last `setEnvironment` apart from the
     /// content width.
-    private var sameButWidthKinds: [Bool]
+    /// Per kind: 0 when laid out as before the last `setEnvironment` apart from the
+    /// width, a fill-column shift (`CellProgram.fillShift`), or nil.
+    private var widthShifts: [Int64?]
     /// Styles built for recent (platform, font scale) pairs, so switching back reuses their
     /// identities and with them the text caches' entries.
     private var styleCache: [(platform: LayoutEnvironment.Platform, scale: Double, styles: [TextStyle])] = []
@@ -99,7 +101,7 @@ public final class CellMeasurer {
         program = try CellProgram(profile: profile, environment: environment, styles: styles)
         styleCache = [(environment.platform, environment.fontScale, styles)]
         changedKinds = [Bool](repeating: true, count: profile.kinds.count)
-        sameButWidthKinds = [Bool](repeating: false, count: profile.kinds.count)
+        widthShifts = [Int64?](repeating: nil, count: profile.kinds.count)
         let slotCapacity = Swift.max(program.maxSlots, 1)
         let columnCapacity = Swift.max(program.maxColumns, 1)
         let slots = UnsafeMutablePointer<SlotState>.allocate(capacity: slotCapacity)
@@ -158,7 +160,7 @@ public final class CellMeasurer {
             scratch.pointee.columnState.initialize(repeating: ColumnState(), count: next.maxColumns)
         }
         changedKinds = (0..<profile.kinds.count).map { !next.sameLayout(kind: $0, as: program) }
-        sameButWidthKinds = (0..<profile.kinds.count).map { next.sameLayout(kind: $0, as: program, ignoringWidth: true) }
+        widthShifts = (0..<profile.kinds.count).map { next.sameLayout(kind: $0, as: program, ignoringWidth: true) ? 0 : next.fillShift(kind: $0, from: program) }
         program = next
         scratch.pointee.plans.pointee.removeAll()
         self.environment = environment
@@ -174,12 +176,14 @@ public final class CellMeasurer {
         return k < 0 || changedKinds[k]
     }
 
-    /// Whether rows of the kind with this code are laid out as before the last
-    /// `setEnvironment` apart from the content width (false for an unknown code): a row
-    /// whose width range (`CellTextBatch.WidthRange`) holds the new width keeps its height.
-    func layoutChangedOnlyInWidth(kind code: UInt16) -> Bool {
+    /// For rows of the kind with this code laid out as before the last `setEnvironment`
+    /// apart from the content width and from fixed-size columns (nil otherwise, and for an
+    /// unknown code): the units those columns take from the fill column (0: none). A row
+    /// whose width range (`CellTextBatch.WidthRange`) holds the new width less that shift
+    /// keeps its height.
+    func layoutWidthShift(kind code: UInt16) -> Int64? {
         let k = profile.kindIndex(code)
-        return k >= 0 && sameButWidthKinds[k] && program.kinds[k].gridMode == 0
+        return k >= 0 && program.kinds[k].gridMode == 0 ? widthShifts[k] : nil
     }
 
     /// Checks the compiled program and the scratch space (debug builds with

@@ -378,6 +378,83 @@ final class CellProgram {
         return true
     }
 
+    /// For a kind this program lays out as `other` does apart from the width and from
+    /// columns of fixed size added or removed at either end (columns of one always-present
+    /// box, uncapped, no taller than the kind's minimum height less its paddings):
+    /// the units by which those columns narrow the fill column (negative: widen). A row
+    /// then has at cell width `w` here the height `other` gives it at `w - shift`, as long
+    /// as its fill column follows the width there (`CellTextBatch.WidthRange` holds
+    /// `w - shift`): the other columns keep their widths, fraction caps of the inner width
+    /// only grow with `w`, and the added columns never set the height. nil otherwise.
+    func fillShift(kind k: Int, from other: CellProgram) -> Int64? {
+        let growing = kinds[k].columnCount > other.kinds[k].columnCount
+        let (long, short) = growing ? (self, other) : (other, self)
+        var a = long.kinds[k], b = short.kinds[k]
+        let extra = Int(a.columnCount) - Int(b.columnCount)
+        guard extra > 0, a.gridMode == 0, b.gridMode == 0 else { return nil }
+        let (slotsA, slotsB) = (Int(a.slotStart), Int(b.slotStart))
+        let (columnsA, columnsB) = (Int(a.columnStart), Int(b.columnStart))
+        a.slotStart = 0; b.slotStart = 0; a.columnStart = 0; b.columnStart = 0; a.columnCount = 0; b.columnCount = 0
+        a.overlayStart = 0; b.overlayStart = 0; a.ruleStart = 0; b.ruleStart = 0; a.valueStart = 0; b.valueStart = 0
+        guard a == b else { return nil }
+        for o in 0..<Int(a.overlayCount) where long.overlays[Int(long.kinds[k].overlayStart) + o] != short.overlays[Int(short.kinds[k].overlayStart) + o] {
+            return nil
+        }
+        func column(_ p: CellProgram, _ start: Int, _ c: Int) -> (ColumnProgram, UnsafeBufferPointer<ItemProgram>) {
+            var x = p.columns[start + c]
+            let items = UnsafeBufferPointer(rebasing: p.items[Int(x.itemStart)..<Int(x.itemStart + x.itemCount)])
+            x.itemStart = 0
+            return (x, items)
+        }
+        // The short layout's columns, in order, after `before` added ones.
+        let count = Int(short.kinds[k].columnCount)
+        guard count > 0, let before = (0...extra).first(where: { p in
+            (0..<count).allSatisfy { c in
+                let (x, xi) = column(long, columnsA, p + c), (y, yi) = column(short, columnsB, c)
+                return x == y && xi.elementsEqual(yi)
+            }
+        }) else { return nil }
+        // The added columns: their slots, widths, and the gaps between them.
+        var added = Set<Int32>()
+        var shift: Int64 = 0
+        var previous: ColumnProgram? = nil
+        let shortFirst = short.columns[columnsB], shortLast = short.columns[columnsB + count - 1]
+        for c in Array(0..<before) + Array(before + count..<before + count + extra - before) {
+            let (x, items) = column(long, columnsA, c)
+            guard x.mode == .fit || x.mode == .fixed, x.maxMode == 0, items.count == 1 else { return nil }
+            let sp = long.slots[slotsA + Int(items[0].slot)]
+            guard sp.type == .box, sp.always, sp.placed, a.padTop + sp.height + a.padBottom <= a.minHeight else { return nil }
+            added.insert(items[0].slot)
+            if c == before + count { previous = shortLast }
+            if let prev = previous { shift += CellMeasurer.gap(prev.spaceAfter, x.spaceBefore, a.columnGap) }
+            shift += x.mode == .fixed ? x.fixed : sp.width
+            previous = x
+        }
+        // The gaps to the short layout's first and last present columns, whichever they are.
+        if before > 0 {
+            let last = long.columns[columnsA + before - 1]
+            for c in 0..<count where short.columns[columnsB + c].spaceBefore != shortFirst.spaceBefore { return nil }
+            shift += CellMeasurer.gap(last.spaceAfter, shortFirst.spaceBefore, a.columnGap)
+        }
+        if before < extra {
+            for c in 0..<count where short.columns[columnsB + c].spaceAfter != shortLast.spaceAfter { return nil }
+        }
+        // Every slot as before, but the added boxes, placed only in the long layout.
+        for s in 0..<Int(a.slotCount) {
+            var x = long.slots[slotsA + s], y = short.slots[slotsB + s]
+            if x.placed != y.placed {
+                guard added.contains(Int32(s)), x.placed else { return nil }
+                x.placed = y.placed
+            }
+            guard x == y else { return nil }
+            if x.style >= 0 {
+                let i = Int(x.style)
+                guard long.styleIdentities[i] == short.styleIdentities[i], long.lineHeights[i] == short.lineHeights[i] else { return nil }
+            }
+        }
+        return growing ? shift : -shift
+    }
+
     /// The environment errors, before anything is built.
     static func check(_ env: LayoutEnvironment, _ model: ProfileModel) throws(TesseraError) {
         guard env.width.isFinite, env.width > 0, env.width <= LayoutEnvironment.maximumWidth else {
