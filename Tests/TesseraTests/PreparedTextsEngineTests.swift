@@ -301,6 +301,34 @@ import Testing
         #expect(emergencies > 200)
     }
 
+    /// The greedy fill never gives fewer lines at a narrower limit (what `reportLines`
+    /// relies on to keep a capped count below its range): real texts with words wider than
+    /// the line (emergency breaks) and without, at random pairs of limits.
+    @Test func lineCountsNeverFallAtNarrowerLimits() throws {
+        let engine = TextLayoutEngine()
+        let style = try TextStyle(fontChain: FontChain([try Font(path: TestFonts.roboto)]), size: 15)
+        let words = ["Kühlschrankgefrierkombination", "a", "Donaudampfschifffahrt", "und", "IBAN:AT611904300234573201", "go", "Wien", "\n"]
+        var rng = SplitMix64(seed: 10)
+        var emergencies = 0
+        for _ in 0..<500 {
+            let text = (0..<rng.int(1...9)).map { _ in rng.pick(words) }.joined(separator: " ")
+            try Array(text.utf8).withUnsafeBytes { utf8 in
+                let widest = engine.prepare(utf8, style)
+                let segments = Array(engine.caches.pointee.segments.buffer)
+                try segments.withUnsafeBufferPointer { segs in
+                    func count(_ w: Double) -> Int {
+                        _ = engine.breakLines(PreparedTextView(segments: segs, widest: widest), utf8, style, width: w, maxLines: 0)
+                        return engine.caches.pointee.lines.count
+                    }
+                    let wide = Double(rng.int(10 * 64...300 * 64)) / 64, narrow = wide * Double(rng.int(20...99)) / 100
+                    if Double(widest) > narrow { emergencies += 1 }
+                    try #require(count(narrow) >= count(wide), "\(text): \(narrow) against \(wide)")
+                }
+            }
+        }
+        #expect(emergencies > 100)
+    }
+
     /// An emergency break's range carried to a style `r` times the size (letter spacing
     /// following), as the batch carries it ("Font scale"): wherever the scaled limit is
     /// inside the range by the margin, the new style breaks into the same lines.

@@ -840,7 +840,7 @@ extension CellMeasurer {
             return batchLines(batch, t, bytes, p, style: style, width: width, maxLines: maxLines, ratio: 1)
         }
         if limit >= Double(memo.low) && limit < Double(memo.high) && counts {
-            scratch.pointee.lineRange = (memo.low, memo.high)
+            reportLines(batch, t, memo.low, memo.high, count: Int(memo.count), maxLines: maxLines)
             return maxLines > 0 ? Swift.min(Int(memo.count), maxLines) : Int(memo.count)
         }
         let view = batch.pointee.view(t)
@@ -848,12 +848,25 @@ extension CellMeasurer {
             let (memo, count) = Self.countLines(view, textEngine.linePositions(view), limit: limit, stopAfter: maxLines)
             batch.pointee.lines[t] = memo
             // A fresh count is reusable for the same limit on lines (`partial` only past it).
-            scratch.pointee.lineRange = (memo.low, memo.high)
+            reportLines(batch, t, memo.low, memo.high, count: count, maxLines: maxLines)
             return maxLines > 0 ? Swift.min(count, maxLines) : count
         }
         let (kept, count) = emergencyLines(batch, t, view, bytes, p.styles[Int(style)], width: width)
-        scratch.pointee.lineRange = Double(kept.low) <= limit && limit < Double(kept.high) ? (kept.low, kept.high) : nil
+        scratch.pointee.lineRange = nil
+        if Double(kept.low) <= limit && limit < Double(kept.high) { reportLines(batch, t, kept.low, kept.high, count: count, maxLines: maxLines) }
         return maxLines > 0 ? Swift.min(count, maxLines) : count
+    }
+
+    /// Reports the line limits kept text `t`'s height holds for (`lineRange`): those its
+    /// count holds for, and every narrower one when the count reaches `maxLines` and no
+    /// width of the text is negative. The greedy fill never gives fewer lines at a narrower
+    /// limit then (each line ends no later than at the wider limit: what follows its start
+    /// is a suffix of what follows the wider line's, and an emergency break only starts on
+    /// an empty line), so the count stays capped.
+    @inline(__always)
+    func reportLines(_ batch: UnsafeMutablePointer<CellTextBatch.View>, _ t: Int, _ low: Float, _ high: Float, count: Int, maxLines: Int) {
+        let capped = maxLines > 0 && count >= maxLines && batch.pointee.flags[t] & CellTextBatch.View.nonNegative != 0
+        scratch.pointee.lineRange = (capped ? -.infinity : low, high)
     }
 
     /// The line count of kept text `t` with a segment wider than the line at `width`: the
