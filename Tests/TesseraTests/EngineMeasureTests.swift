@@ -180,28 +180,20 @@ import Testing
     /// the 16 dp column gap; fiori-ios's also hides the chevron (a value's slot), which no
     /// single shift describes; a width change alone shifts nothing.
     @Test func fillShiftsFollowTheProfiles() throws {
-        func programs(_ profile: Profile, _ a: LayoutEnvironment, _ b: LayoutEnvironment) throws -> (CellProgram, CellProgram) {
-            let m = try CellMeasurer(profile: profile, environment: a)
+        /// The objectCell's shift into edit mode and back, and from edit mode to itself.
+        func shifts(_ profile: Profile, _ platform: LayoutEnvironment.Platform) throws -> (into: Int64?, back: Int64?, same: Int64?) {
+            let plain = LayoutEnvironment(width: 390, platform: platform)
+            var edit = plain
+            edit.editMode = true
+            let m = try CellMeasurer(profile: profile, environment: plain)
             let before = m.program
-            try m.setEnvironment(b)
-            return (before, m.program)
+            try m.setEnvironment(edit)
+            let k = profile.kindIndex(profile.kind(named: "objectCell")!.code)
+            return (m.program.fillShift(kind: k, from: before), before.fillShift(kind: k, from: m.program), m.program.fillShift(kind: k, from: m.program))
         }
-        let android = ProfileFixtures.fioriAndroid
-        let compact = LayoutEnvironment(width: 390, platform: .android)
-        var edit = compact
-        edit.editMode = true
-        let (plain, editing) = try programs(android, compact, edit)
-        let object = android.kindIndex(android.kind(named: "objectCell")!.code)
-        #expect(editing.fillShift(kind: object, from: plain) == LayoutUnit.units(24 + 16))
-        #expect(plain.fillShift(kind: object, from: editing) == -LayoutUnit.units(24 + 16))
-        #expect(editing.fillShift(kind: object, from: editing) == nil)
-        let ios = ProfileFixtures.fioriIOS
-        let iosCompact = LayoutEnvironment(width: 390, platform: .ios)
-        var iosEdit = iosCompact
-        iosEdit.editMode = true
-        let (iosPlain, iosEditing) = try programs(ios, iosCompact, iosEdit)
-        let iosObject = ios.kindIndex(ios.kind(named: "objectCell")!.code)
-        #expect(iosEditing.fillShift(kind: iosObject, from: iosPlain) == nil)
+        let android = try shifts(ProfileFixtures.fioriAndroid, .android)
+        #expect(android.into == LayoutUnit.units(24 + 16) && android.back == -LayoutUnit.units(24 + 16) && android.same == nil)
+        #expect(try shifts(ProfileFixtures.fioriIOS, .ios).into == nil)
     }
 
     /// On a new platform rows never measured move to the platform's estimates; measured
