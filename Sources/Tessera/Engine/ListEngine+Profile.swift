@@ -107,10 +107,11 @@ extension ListEngine {
     }
 
     /// Marks the rows of affected kinds dirty after an environment change, except rows of a
-    /// kind laid out as before apart from the width whose width range, stamped in the
-    /// environment before, holds the new width: those keep their heights (a rotation or
-    /// a resized window measures again only the rows that can change). Rows that keep a
-    /// valid range get the new epoch's stamp. Returns how many rows became dirty.
+    /// kind laid out as before apart from the width (and fixed-size columns: `widthShifts`)
+    /// whose width range, stamped in the environment before, holds the new width less the
+    /// shift: those keep their heights (a rotation, a resized window or fiori-android's edit
+    /// mode measures again only the rows that can change). Rows that keep a valid range get
+    /// the new epoch's stamp. Returns how many rows became dirty.
     private mutating func markDirty(_ layout: ProfileLayout, affected: [Bool], widthShifts: [Int64?], width: Int64) -> Int {
         let dirty = RowFlags.dirty.rawValue
         let old = layout.epoch
