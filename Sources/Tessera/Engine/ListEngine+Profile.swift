@@ -86,7 +86,7 @@ extension ListEngine {
         guard let layout else { throw .unsupported("an environment on a list without a profile") }
         let old = layout.environment
         guard environment != old else { return scrollOffset }
-        let (affected, widthShifts) = try layout.setEnvironment(environment)
+        let affected = try layout.setEnvironment(environment)
         if environment.parameters != old.parameters {
             do throws(TesseraError) {
                 try layout.validateStoredRows(store)
@@ -97,7 +97,7 @@ extension ListEngine {
         }
         // Nothing below throws.
         if environment.platform != old.platform { store.replaceEstimates(layout.estimates) }
-        let gained = markDirty(layout, affected: affected, widthShifts: widthShifts, width: LayoutUnit.units(environment.width))
+        let gained = markDirty(layout, affected: affected, width: LayoutUnit.units(environment.width))
         if gained > 0 {
             layout.dirtyCount += gained
             layout.clean = nil
@@ -106,13 +106,13 @@ extension ListEngine {
         return reanchor()
     }
 
-    /// Marks the rows of affected kinds dirty after an environment change, except rows of a
-    /// kind laid out as before apart from the width (and fixed-size columns: `widthShifts`)
-    /// whose width range, stamped in the environment before, holds the new width less the
-    /// shift: those keep their heights (a rotation, a resized window or fiori-android's edit
-    /// mode measures again only the rows that can change). Rows that keep a valid range get
-    /// the new epoch's stamp. Returns how many rows became dirty.
-    private mutating func markDirty(_ layout: ProfileLayout, affected: [Bool], widthShifts: [Int64?], width: Int64) -> Int {
+    /// Marks the rows of affected kinds dirty after an environment change, except rows laid
+    /// out as before apart from the width (and columns of boxes: `layoutWidthShift`) whose
+    /// width range, stamped in the environment before, holds the new width less the shift:
+    /// those keep their heights (a rotation, a resized window or an edit-mode toggle
+    /// measures again only the rows that can change). Rows that keep a valid range get the
+    /// new epoch's stamp. Returns how many rows became dirty.
+    private mutating func markDirty(_ layout: ProfileLayout, affected: [Bool], width: Int64) -> Int {
         let dirty = RowFlags.dirty.rawValue
         let old = layout.epoch
         layout.epoch = old == UInt32.max ? 1 : old + 1
@@ -120,13 +120,14 @@ extension ListEngine {
             return affected.withUnsafeBufferPointer { store.setFlag(dirty, onKinds: $0) }
         }
         let new = layout.epoch, batches = layout.batches.map(\.viewPointer), ranges = layout.batchRanges
+        let measurer = layout.measurers[0]
         var b = 0
         return store.setFlags(gaining: dirty) { row, kind, flags in
             while b < ranges.count && row >= ranges[b].upperBound { b += 1 }
             guard b < ranges.count, row >= ranges[b].lowerBound else { return affected[Int(kind)] ? dirty : 0 }
             let range = batches[b].pointee.widthRanges.baseAddress.unsafelyUnwrapped + (row - ranges[b].lowerBound)
             // A measured row's range holds in the new environment when its kind did not
-            // change at all, or changed only in width (and in fixed-size columns taking
+            // change at all, or changed only in width (and in columns of boxes taking
             // `shift` from the fill column) to a width whose unshifted value is inside the
             // range; the range then moves by the shift.
             guard flags & dirty == 0, range.pointee.epoch == old else { return affected[Int(kind)] ? dirty : 0 }
@@ -134,7 +135,8 @@ extension ListEngine {
                 range.pointee.epoch = new
                 return 0
             }
-            guard let shift = widthShifts[Int(kind)], range.pointee.holds(width - shift, epoch: old) else { return dirty }
+            guard let shift = measurer.layoutWidthShift(kind: kind, present: range.pointee.present),
+                  range.pointee.holds(width - shift, epoch: old), shift >= 0 || range.pointee.holds(width, epoch: old) else { return dirty }
             range.pointee.shift(by: shift)
             range.pointee.epoch = new
             return 0

@@ -174,14 +174,14 @@ final class ProfileLayout {
     /// and frames follow"). A kind none of whose inputs changed keeps its heights: edit
     /// mode leaves kinds without an edit-mode variant alone, a width change inside a width
     /// class leaves grid kinds of a fixed item width alone.
-    func setEnvironment(_ new: LayoutEnvironment) throws(TesseraError) -> (affected: [Bool], widthShifts: [Int64?]) {
+    func setEnvironment(_ new: LayoutEnvironment) throws(TesseraError) -> [Bool] {
         let old = environment
         let m = measurers[0]
         let oldVariants = profile.holdingVariants(old), oldGridWidths = m.kindGridWidths
         try m.setEnvironment(new)
         environment = new
         refreshEnvironmentTables()
-        var affected = [Bool](repeating: false, count: roles.count), widthShifts = [Int64?](repeating: nil, count: roles.count)
+        var affected = [Bool](repeating: false, count: roles.count)
         let everything = new.platform != old.platform || new.parameters != old.parameters
         let newVariants = profile.holdingVariants(new), newGridWidths = m.kindGridWidths
         let hasText = profile.kindHasText
@@ -193,9 +193,8 @@ final class ProfileLayout {
             // A kind whose compiled layout came out the same (a variant that changes nothing
             // the height depends on, say) keeps its heights too.
             affected[Int(k.code)] = inputs && m.layoutChanged(kind: k.code)
-            widthShifts[Int(k.code)] = affected[Int(k.code)] ? m.layoutWidthShift(kind: k.code) : nil
         }
-        return (affected, widthShifts)
+        return affected
     }
 
     /// Puts the environment back after a later check failed (it compiled before).

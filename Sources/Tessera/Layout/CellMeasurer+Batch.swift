@@ -313,13 +313,15 @@ public final class CellTextBatch {
 
     /// The cell widths (units, `low ..< high`) over which a row's height is the same for
     /// every program that lays its kind out as the one it was measured in apart from the
-    /// content width (`CellProgram.sameLayout(kind:as:ignoringWidth:)`), and the
-    /// environment epoch of that program (0: none). The list engine reads it to leave rows
-    /// alone after a width change (`ListEngine.setEnvironment`).
+    /// content width (`CellProgram.sameLayout(kind:as:ignoringWidth:)`), the environment
+    /// epoch of that program (0: none), and the row's present values
+    /// (`CellMeasurer.presentValues`). The list engine reads it to leave rows alone after a
+    /// width change (`ListEngine.setEnvironment`).
     struct WidthRange {
         var low: Int32 = 0
         var high: Int32 = 0
         var epoch: UInt32 = 0
+        var present: UInt32 = 0
 
         func holds(_ width: Int64, epoch e: UInt32) -> Bool { e != 0 && epoch == e && Int64(low) <= width && width < Int64(high) }
 
@@ -329,7 +331,7 @@ public final class CellTextBatch {
         mutating func shift(by shift: Int64) {
             let l = Int64(low) + shift, h = high == Int32.max ? Int64(Int32.max) : Int64(high) + shift
             guard l >= 1, h <= Int64(Int32.max), l < h else {
-                self = WidthRange()
+                self = WidthRange(present: present)
                 return
             }
             low = Int32(l)

@@ -131,11 +131,17 @@ extension CellMeasurer {
                     value: Int32, item: Int = 0) -> Int64 {
         if let log = textLog { return log.height(self, bytes, p, style: style, width: width, maxLines: maxLines, slot: slot) }
         if maxLines == 1 { return p.lineHeights[Int(style)] }
+        let lines: Int
         if maxLines >= 0, rowIsValidUTF8, let (batch, t, ratio) = batchText(bytes, p, style: style, value: value, item: item) {
-            let lines = batchLines(batch, t, bytes, p, style: style, width: LayoutUnit.points(Swift.max(width, 1)), maxLines: Int(maxLines), ratio: ratio)
-            return Int64(lines) * p.lineHeights[Int(style)]
+            lines = batchLines(batch, t, bytes, p, style: style, width: LayoutUnit.points(Swift.max(width, 1)), maxLines: Int(maxLines), ratio: ratio)
+        } else {
+            lines = textMeasure(bytes, p, style: style, width: width, maxLines: maxLines)?.lineCount ?? 1
         }
-        return Int64(textMeasure(bytes, p, style: style, width: width, maxLines: maxLines)?.lineCount ?? 1) * p.lineHeights[Int(style)]
+        #if TESSERA_INVARIANTS
+        // `CellProgram.fillShift` counts on it.
+        precondition(bytes.isEmpty || lines >= 1, "a present text takes at least one line")
+        #endif
+        return Int64(lines) * p.lineHeights[Int(style)]
     }
 
     /// The widest item of text list slot `s` whose value is `range` of the row.

@@ -235,22 +235,11 @@ extension CellMeasurer {
             if r < batch.pointee.widthRanges.count {
                 let low = Swift.max(range.low, 1), high = Swift.min(range.high, Int64(Int32.max))
                 batch.pointee.widthRanges[r] = low < high && low <= width && width < high
-                    ? CellTextBatch.WidthRange(low: Int32(low), high: Int32(high), epoch: scratch.pointee.batchEpoch)
+                    ? CellTextBatch.WidthRange(low: Int32(low), high: Int32(high), epoch: scratch.pointee.batchEpoch, present: mask)
                     : CellTextBatch.WidthRange()
             }
         }
         return height
-    }
-
-    /// Whether local slot `sp` is present in a row with present values `mask` (as
-    /// `readSlots` finds it).
-    func present(_ sp: SlotProgram, _ mask: UInt32) -> Bool {
-        guard sp.placed || sp.overlay else { return false }
-        let has = sp.valueIndex >= 0 && mask & (1 << UInt32(sp.valueIndex)) != 0
-        switch sp.type {
-        case .box, .image: return sp.always || has
-        default: return has
-        }
     }
 
     /// Compiles the plan of kind `kp` for rows with present values `mask`; returns its index.
@@ -259,7 +248,7 @@ extension CellMeasurer {
         let store = scratch.pointee.plans
         let slots = UnsafeBufferPointer(rebasing: p.slots[Int(kp.slotStart)..<Int(kp.slotStart + kp.slotCount)])
         let columns = UnsafeBufferPointer(rebasing: p.columns[Int(kp.columnStart)..<Int(kp.columnStart + kp.columnCount)])
-        func present(_ s: Int) -> Bool { self.present(slots[s], mask) }
+        func present(_ s: Int) -> Bool { slots[s].isPresent(in: mask) }
         let statedStart = Int32(store.pointee.stated.count)
         // Buttons are measured over their state.
         for (s, sp) in slots.enumerated() where present(s) && sp.type == .button {
@@ -460,5 +449,47 @@ extension CellMeasurer {
     @inline(__always)
     func boxStackSize(_ sp: UnsafePointer<SlotProgram>, _ row: RowValues) -> (width: Int64, height: Int64) {
         Self.boxStackSize(sp, count: Self.boxCount(row.bytes(row.range(Int(sp.pointee.valueIndex))), sp))
+    }
+}
+
+/// Fill-column shifts (`CellProgram.fillShift`) by kind << 32 | present values, each found
+/// once per environment change (`CellMeasurer.layoutWidthShift`): open addressing over a
+/// fixed table; past half full, further shifts are found again at every call.
+struct FillShifts {
+    private static let bits = 12, size = 1 << bits, empty = UInt64.max, none = Int64.min
+    private var keys: [UInt64] = []
+    private var shifts: [Int64] = []
+    private var count = 0
+
+    private static func slot(_ key: UInt64) -> Int { Int(truncatingIfNeeded: (key &* 0x9E37_79B9_7F4A_7C15) >> UInt64(64 - bits)) }
+
+    /// The shift of `key` (`.some(nil)`: none), or nil when not found yet.
+    func find(_ key: UInt64) -> Int64?? {
+        guard count > 0 else { return nil }
+        var i = Self.slot(key)
+        while keys[i] != Self.empty {
+            if keys[i] == key { return shifts[i] == Self.none ? .some(nil) : shifts[i] }
+            i = (i + 1) & (Self.size - 1)
+        }
+        return nil
+    }
+
+    mutating func insert(_ key: UInt64, _ shift: Int64?) {
+        guard count < Self.size / 2 else { return }
+        if keys.isEmpty {
+            keys = [UInt64](repeating: Self.empty, count: Self.size)
+            shifts = [Int64](repeating: Self.none, count: Self.size)
+        }
+        var i = Self.slot(key)
+        while keys[i] != Self.empty { i = (i + 1) & (Self.size - 1) }
+        keys[i] = key
+        shifts[i] = shift ?? Self.none
+        count += 1
+    }
+
+    mutating func removeAll() {
+        guard count > 0 else { return }
+        keys.withUnsafeMutableBufferPointer { $0.update(repeating: Self.empty) }
+        count = 0
     }
 }

@@ -77,9 +77,11 @@ public final class CellMeasurer {
     private var changedKinds: [Bool]
     /// Per kind (profile order): laid out as before the last `setEnvironment` apart from the
     /// content width.
-    /// Per kind: 0 when laid out as before the last `setEnvironment` apart from the
-    /// width, a fill-column shift (`CellProgram.fillShift`), or nil.
-    private var widthShifts: [Int64?]
+    private var sameApartFromWidth: [Bool]
+    /// The program before the last `setEnvironment`, which fill-column shifts are found
+    /// against, and the shifts found so far.
+    private var previousProgram: CellProgram?
+    private var shifts = FillShifts()
     /// Styles built for recent (platform, font scale) pairs, so switching back reuses their
     /// identities and with them the text caches' entries.
     private var styleCache: [(platform: LayoutEnvironment.Platform, scale: Double, styles: [TextStyle])] = []
@@ -101,7 +103,7 @@ public final class CellMeasurer {
         program = try CellProgram(profile: profile, environment: environment, styles: styles)
         styleCache = [(environment.platform, environment.fontScale, styles)]
         changedKinds = [Bool](repeating: true, count: profile.kinds.count)
-        widthShifts = [Int64?](repeating: nil, count: profile.kinds.count)
+        sameApartFromWidth = [Bool](repeating: false, count: profile.kinds.count)
         let slotCapacity = Swift.max(program.maxSlots, 1)
         let columnCapacity = Swift.max(program.maxColumns, 1)
         let slots = UnsafeMutablePointer<SlotState>.allocate(capacity: slotCapacity)
@@ -160,7 +162,9 @@ public final class CellMeasurer {
             scratch.pointee.columnState.initialize(repeating: ColumnState(), count: next.maxColumns)
         }
         changedKinds = (0..<profile.kinds.count).map { !next.sameLayout(kind: $0, as: program) }
-        widthShifts = (0..<profile.kinds.count).map { next.sameLayout(kind: $0, as: program, ignoringWidth: true) ? 0 : next.fillShift(kind: $0, from: program) }
+        sameApartFromWidth = (0..<profile.kinds.count).map { next.sameLayout(kind: $0, as: program, ignoringWidth: true) }
+        previousProgram = program
+        shifts.removeAll()
         program = next
         scratch.pointee.plans.pointee.removeAll()
         self.environment = environment
@@ -176,14 +180,21 @@ public final class CellMeasurer {
         return k < 0 || changedKinds[k]
     }
 
-    /// For rows of the kind with this code laid out as before the last `setEnvironment`
-    /// apart from the content width and from fixed-size columns (nil otherwise, and for an
-    /// unknown code): the units those columns take from the fill column (0: none). A row
-    /// whose width range (`CellTextBatch.WidthRange`) holds the new width less that shift
-    /// keeps its height.
-    func layoutWidthShift(kind code: UInt16) -> Int64? {
+    /// For rows of the kind with this code and present values `mask` laid out as before the
+    /// last `setEnvironment` apart from the content width and from columns of boxes that
+    /// never set the height (`CellProgram.fillShift`; nil otherwise, and for an unknown
+    /// code): the units those columns take from the fill column (0: none). A row whose
+    /// width range (`CellTextBatch.WidthRange`) holds the new width less that shift, and
+    /// for a negative shift the new width too, keeps its height.
+    func layoutWidthShift(kind code: UInt16, present mask: UInt32) -> Int64? {
         let k = profile.kindIndex(code)
-        return k >= 0 && program.kinds[k].gridMode == 0 ? widthShifts[k] : nil
+        guard k >= 0, program.kinds[k].gridMode == 0, let previousProgram else { return nil }
+        if sameApartFromWidth[k] { return 0 }
+        let key = UInt64(k) << 32 | UInt64(mask)
+        if let known = shifts.find(key) { return known }
+        let shift = program.fillShift(kind: k, from: previousProgram, present: mask)
+        shifts.insert(key, shift)
+        return shift
     }
 
     /// Checks the compiled program and the scratch space (debug builds with

@@ -73,6 +73,17 @@ struct SlotProgram: Equatable {
     /// button: fixed height, or -1 for label + 2 × paddingVertical.
     var buttonHeight: Int64 = -1
     var paddingVertical: Int64 = 0, paddingHorizontal: Int64 = 0
+
+    /// Whether the slot is present in a row with present values `mask`
+    /// (`CellMeasurer.presentValues`), as `readSlots` finds it.
+    func isPresent(in mask: UInt32) -> Bool {
+        guard placed || overlay else { return false }
+        let has = valueIndex >= 0 && valueIndex < 32 && mask & (1 << UInt32(valueIndex)) != 0
+        switch type {
+        case .box, .image: return always || has
+        default: return has
+        }
+    }
 }
 
 enum ColumnWidthMode: UInt8 { case fit, fill, fixed, fraction }
@@ -378,81 +389,84 @@ final class CellProgram {
         return true
     }
 
-    /// For a kind this program lays out as `other` does apart from the width and from
-    /// columns of fixed size added or removed at either end (columns of one always-present
-    /// box, uncapped, no taller than the kind's minimum height less its paddings):
-    /// the units by which those columns narrow the fill column (negative: widen). A row
-    /// then has at cell width `w` here the height `other` gives it at `w - shift`, as long
-    /// as its fill column follows the width there (`CellTextBatch.WidthRange` holds
-    /// `w - shift`): the other columns keep their widths, fraction caps of the inner width
-    /// only grow with `w`, and the added columns never set the height. nil otherwise.
-    func fillShift(kind k: Int, from other: CellProgram) -> Int64? {
-        let growing = kinds[k].columnCount > other.kinds[k].columnCount
-        let (long, short) = growing ? (self, other) : (other, self)
-        var a = long.kinds[k], b = short.kinds[k]
-        let extra = Int(a.columnCount) - Int(b.columnCount)
-        guard extra > 0, a.gridMode == 0, b.gridMode == 0 else { return nil }
+    /// For rows of kind `k` with present values `mask` (`CellMeasurer.presentValues`) that
+    /// this program lays out as `other` does apart from the width and from columns of
+    /// boxes alone that never set the height: the units by which those columns narrow the
+    /// fill column here (negative: widen). Such a row has at cell width `w` here the height
+    /// `other` gives it at `w - shift` as long as its fill column follows the width there
+    /// (`CellTextBatch.WidthRange` holds `w - shift`), and for a negative shift at `w` too,
+    /// so that no fit column reaches a cap by a fraction of the narrower inner width. nil
+    /// otherwise. fiori-ios's edit mode adds a selection control's column and hides the
+    /// chevron: a row with a chevron shifts by the control's column less the chevron's.
+    func fillShift(kind k: Int, from other: CellProgram, present mask: UInt32) -> Int64? {
+        var a = kinds[k], b = other.kinds[k]
+        guard a.gridMode == 0, b.gridMode == 0 else { return nil }
         let (slotsA, slotsB) = (Int(a.slotStart), Int(b.slotStart))
-        let (columnsA, columnsB) = (Int(a.columnStart), Int(b.columnStart))
+        let (overlaysA, overlaysB) = (Int(a.overlayStart), Int(b.overlayStart))
         a.slotStart = 0; b.slotStart = 0; a.columnStart = 0; b.columnStart = 0; a.columnCount = 0; b.columnCount = 0
         a.overlayStart = 0; b.overlayStart = 0; a.ruleStart = 0; b.ruleStart = 0; a.valueStart = 0; b.valueStart = 0
         guard a == b else { return nil }
-        for o in 0..<Int(a.overlayCount) where long.overlays[Int(long.kinds[k].overlayStart) + o] != short.overlays[Int(short.kinds[k].overlayStart) + o] {
-            return nil
-        }
-        func column(_ p: CellProgram, _ start: Int, _ c: Int) -> (ColumnProgram, UnsafeBufferPointer<ItemProgram>) {
-            var x = p.columns[start + c]
-            let items = UnsafeBufferPointer(rebasing: p.items[Int(x.itemStart)..<Int(x.itemStart + x.itemCount)])
-            x.itemStart = 0
-            return (x, items)
-        }
-        // The short layout's columns, in order, after `before` added ones.
-        let count = Int(short.kinds[k].columnCount)
-        guard count > 0, let before = (0...extra).first(where: { p in
-            (0..<count).allSatisfy { c in
-                let (x, xi) = column(long, columnsA, p + c), (y, yi) = column(short, columnsB, c)
-                return x == y && xi.elementsEqual(yi)
-            }
-        }) else { return nil }
-        // The added columns: their slots, widths, and the gaps between them.
-        var added = Set<Int32>()
-        var shift: Int64 = 0
-        var previous: ColumnProgram? = nil
-        let shortFirst = short.columns[columnsB], shortLast = short.columns[columnsB + count - 1]
-        for c in Array(0..<before) + Array(before + count..<before + count + extra - before) {
-            let (x, items) = column(long, columnsA, c)
-            guard x.mode == .fit || x.mode == .fixed, x.maxMode == 0, items.count == 1 else { return nil }
-            let sp = long.slots[slotsA + Int(items[0].slot)]
-            guard sp.type == .box, sp.always, sp.placed, a.padTop + sp.height + a.padBottom <= a.minHeight else { return nil }
-            added.insert(items[0].slot)
-            if c == before + count { previous = shortLast }
-            if let prev = previous { shift += CellMeasurer.gap(prev.spaceAfter, x.spaceBefore, a.columnGap) }
-            shift += x.mode == .fixed ? x.fixed : sp.width
-            previous = x
-        }
-        // The gaps to the short layout's first and last present columns, whichever they are.
-        if before > 0 {
-            let last = long.columns[columnsA + before - 1]
-            for c in 0..<count where short.columns[columnsB + c].spaceBefore != shortFirst.spaceBefore { return nil }
-            shift += CellMeasurer.gap(last.spaceAfter, shortFirst.spaceBefore, a.columnGap)
-        }
-        if before < extra {
-            for c in 0..<count where short.columns[columnsB + c].spaceAfter != shortLast.spaceAfter { return nil }
-        }
-        // Every slot as before, but the added boxes, placed only in the long layout.
+        for o in 0..<Int(a.overlayCount) where overlays[overlaysA + o] != other.overlays[overlaysB + o] { return nil }
+        // A slot present in both measures the same in both; one present in only one must
+        // turn out to sit in a column of boxes (below).
         for s in 0..<Int(a.slotCount) {
-            var x = long.slots[slotsA + s], y = short.slots[slotsB + s]
-            if x.placed != y.placed {
-                guard added.contains(Int32(s)), x.placed else { return nil }
-                x.placed = y.placed
-            }
+            let x = slots[slotsA + s], y = other.slots[slotsB + s]
+            guard x.isPresent(in: mask) && y.isPresent(in: mask) else { continue }
             guard x == y else { return nil }
             if x.style >= 0 {
                 let i = Int(x.style)
-                guard long.styleIdentities[i] == short.styleIdentities[i], long.lineHeights[i] == short.lineHeights[i] else { return nil }
+                guard styleIdentities[i] == other.styleIdentities[i], lineHeights[i] == other.lineHeights[i] else { return nil }
             }
         }
-        return growing ? shift : -shift
+        guard let here = columnSummary(kind: k, present: mask), let there = other.columnSummary(kind: k, present: mask),
+              here.content.count == there.content.count else { return nil }
+        for (x, y) in zip(here.content, there.content) {
+            guard x.column == y.column, x.items.elementsEqual(y.items) else { return nil }
+        }
+        return here.used - there.used
+    }
+
+    /// The present columns of kind `k` for rows with present values `mask`, split for
+    /// `fillShift`: `used` = the gaps between them and the widths of the columns of boxes
+    /// alone (fit and uncapped, or fixed) that never set the height, being no taller than
+    /// the least height the kind's minimum or another column guarantees (a present text
+    /// has at least one line); `content` = the others, in order, with their present items.
+    /// nil when a fraction column takes part (the fill column does not follow the width).
+    private func columnSummary(kind k: Int, present mask: UInt32) -> (used: Int64, content: [(column: ColumnProgram, items: [ItemProgram])])? {
+        let kp = kinds[k]
+        let slots = UnsafeBufferPointer(rebasing: self.slots[Int(kp.slotStart)..<Int(kp.slotStart + kp.slotCount)])
+        var used: Int64 = 0, previous: ColumnProgram? = nil
+        var present: [(column: ColumnProgram, items: [ItemProgram], least: Int64, boxes: Int64?)] = []
+        for c in Int(kp.columnStart)..<Int(kp.columnStart + kp.columnCount) {
+            var column = columns[c]
+            let items = items[Int(column.itemStart)..<Int(column.itemStart + column.itemCount)].filter { slots[Int($0.slot)].isPresent(in: mask) }
+            guard column.mode == .fill || !items.isEmpty else { continue }
+            guard column.mode != .fraction else { return nil }
+            if let prev = previous { used += CellMeasurer.gap(prev.spaceAfter, column.spaceBefore, kp.columnGap) }
+            previous = column
+            // The column's height with its texts on one line each: at least what it takes.
+            var least: Int64 = 0, widest: Int64 = 0, boxesAlone = column.mode != .fill, item: ItemProgram? = nil
+            for i in items {
+                if let prev = item { least += CellMeasurer.gap(prev.spaceAfter, i.spaceBefore, column.gap) }
+                item = i
+                let sp = slots[Int(i.slot)]
+                switch sp.type {
+                case .box: least += sp.height; widest = Swift.max(widest, sp.width)
+                case .text: least += lineHeights[Int(sp.style)]; boxesAlone = false
+                default: boxesAlone = false
+                }
+            }
+            let width: Int64? = !boxesAlone ? nil : column.mode == .fixed ? column.fixed : column.maxMode == 0 ? widest : nil
+            column.itemStart = 0
+            column.itemCount = 0
+            present.append((column, items, least, width))
+        }
+        let floor = present.reduce(kp.minHeight - kp.padTop - kp.padBottom) { $1.boxes == nil ? Swift.max($0, $1.least) : $0 }
+        var content: [(column: ColumnProgram, items: [ItemProgram])] = []
+        for c in present {
+            if let width = c.boxes, c.least <= floor { used += width } else { content.append((c.column, c.items)) }
+        }
+        return (used, content)
     }
 
     /// The environment errors, before anything is built.
