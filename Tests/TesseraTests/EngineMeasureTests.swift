@@ -253,6 +253,24 @@ import Testing
         #expect(footnote.into == nil && footnote.back == nil)
     }
 
+    /// The table of shifts found per kind and set of present values keeps every entry,
+    /// "no shift" included, until it is full at 2,048; emptied, it finds nothing.
+    @Test func fillShiftTableKeepsWhatItWasGiven() {
+        var table = FillShifts()
+        func key(_ k: Int) -> UInt64 { UInt64(k % 7) << 32 | UInt64(k) }
+        func shift(_ k: Int) -> Int64? { k % 3 == 0 ? nil : Int64(k) - 1000 }
+        #expect(table.find(key(1)) == nil)
+        for k in 0..<2048 {
+            #expect(!table.isFull)
+            table.insert(key(k), shift(k))
+        }
+        #expect(table.isFull)
+        #expect((0..<2048).allSatisfy { table.find(key($0)) == .some(shift($0)) })
+        #expect(table.find(key(2048)) == nil)
+        table.removeAll()
+        #expect(!table.isFull && table.find(key(1)) == nil)
+    }
+
     /// On a new platform rows never measured move to the platform's estimates; measured
     /// ones keep their (stale) heights until measured again.
     @Test func platformChangeMovesEstimates() throws {

@@ -454,7 +454,7 @@ extension CellMeasurer {
 
 /// Fill-column shifts (`CellProgram.fillShift`) by kind << 32 | present values, each found
 /// once per environment change (`CellMeasurer.layoutWidthShift`): open addressing over a
-/// fixed table; past half full, further shifts are found again at every call.
+/// fixed table, full at half its slots (2,048 sets of present values).
 struct FillShifts {
     private static let bits = 12, size = 1 << bits, empty = UInt64.max, none = Int64.min
     private var keys: [UInt64] = []
@@ -474,8 +474,10 @@ struct FillShifts {
         return nil
     }
 
+    var isFull: Bool { count >= Self.size / 2 }
+
     mutating func insert(_ key: UInt64, _ shift: Int64?) {
-        guard count < Self.size / 2 else { return }
+        precondition(!isFull)
         if keys.isEmpty {
             keys = [UInt64](repeating: Self.empty, count: Self.size)
             shifts = [Int64](repeating: Self.none, count: Self.size)

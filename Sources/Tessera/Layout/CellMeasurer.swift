@@ -192,6 +192,9 @@ public final class CellMeasurer {
         if sameApartFromWidth[k] { return 0 }
         let key = UInt64(k) << 32 | UInt64(mask)
         if let known = shifts.find(key) { return known }
+        // Past the table's room the row is measured again rather than the shift found
+        // (which allocates) for every row.
+        guard !shifts.isFull else { return nil }
         let shift = program.fillShift(kind: k, from: previousProgram, present: mask)
         shifts.insert(key, shift)
         return shift
