@@ -231,22 +231,28 @@ extension TextLayoutEngine {
         return style.letterSpacing == 0 ? total : total + style.letterSpacing * Double(clusters)
     }
 
+    /// The widths of one-byte ASCII clusters in `style` (NaN: not measured yet), or nil
+    /// without a segment cache: a 128-entry table of the segment cache's answers, kept for
+    /// the last style used (the clusters of URLs, e-mail addresses and codes that need
+    /// emergency breaks).
+    @inline(__always)
+    func asciiClusterWidths(_ style: TextStyle) -> UnsafeMutablePointer<Double>? {
+        guard segmentCache.isEnabled else { return nil }
+        if caches.pointee.asciiStyle != style.identity {
+            caches.pointee.asciiStyle = style.identity
+            caches.pointee.asciiWidths.update(repeating: .nan, count: 128)
+        }
+        return caches.pointee.asciiWidths
+    }
+
     /// Width of the cluster `[a, b)` of `utf8` (content or space).
     @inline(__always)
     func clusterWidth(_ base: UnsafeRawPointer, _ a: Int, _ b: Int, _ style: TextStyle) -> Double {
-        // One ASCII byte (the clusters of URLs, e-mail addresses and codes that need
-        // emergency breaks): from a 128-entry table of the segment cache's answers, kept
-        // for the last style used.
         let byte = base.load(fromByteOffset: a, as: UInt8.self)
-        if b - a == 1 && byte < 0x80 && segmentCache.isEnabled {
-            if caches.pointee.asciiStyle != style.identity {
-                caches.pointee.asciiStyle = style.identity
-                caches.pointee.asciiWidths.update(repeating: .nan, count: 128)
-            }
-            let known = caches.pointee.asciiWidths[Int(byte)]
-            if !known.isNaN { return known }
+        if b - a == 1 && byte < 0x80, let widths = asciiClusterWidths(style) {
+            if !widths[Int(byte)].isNaN { return widths[Int(byte)] }
             let m = measureSegment(base + a, 1, style)
-            caches.pointee.asciiWidths[Int(byte)] = m.width + m.whitespaceWidth
+            widths[Int(byte)] = m.width + m.whitespaceWidth
             return m.width + m.whitespaceWidth
         }
         let m = measureSegment(base + a, b - a, style)
@@ -351,9 +357,15 @@ extension TextLayoutEngine {
                     if Self.isPrintableASCII(content) {
                         // Each printable ASCII byte is a grapheme cluster of its own (no
                         // Extend, SpacingMark or CR LF among them): the same clusters without
-                        // the iterator.
+                        // the iterator, their widths read from the table straight.
+                        let widths = asciiClusterWidths(style)
                         var b = 1
-                        while b <= content.count, add(b, clusterWidth(base, segmentStart + b - 1, segmentStart + b, style)) { b += 1 }
+                        while b <= content.count {
+                            var w = widths?[Int(content[b - 1])] ?? .nan
+                            if w.isNaN { w = clusterWidth(base, segmentStart + b - 1, segmentStart + b, style) }
+                            guard add(b, w) else { break }
+                            b += 1
+                        }
                     } else {
                         var it = GraphemeBreakIterator(validUTF8: content)
                         while let b = it.next(), add(b, clusterWidth(base, segmentStart + a, segmentStart + b, style)) {}
