@@ -834,7 +834,7 @@ extension CellMeasurer {
                 if holds(memo) { return checkedScaled(maxLines > 0 ? Swift.min(count, maxLines) : count) }
             } else {
                 let (memo, count) = emergencyLines(batch, t, view, bytes, batch.pointee.styles[Int(batch.pointee.measuredIn[t])],
-                                                   width: scaled - TextLayoutEngine.widthTolerance)
+                                                   width: scaled - TextLayoutEngine.widthTolerance, maxLines: maxLines)
                 if holds(memo) { return checkedScaled(maxLines > 0 ? Swift.min(count, maxLines) : count) }
             }
             let now = batch.pointee.current[Int(style)]
@@ -853,7 +853,7 @@ extension CellMeasurer {
             reportLines(batch, t, memo.low, memo.high, count: count, maxLines: maxLines)
             return maxLines > 0 ? Swift.min(count, maxLines) : count
         }
-        let (kept, count) = emergencyLines(batch, t, view, bytes, p.styles[Int(style)], width: width)
+        let (kept, count) = emergencyLines(batch, t, view, bytes, p.styles[Int(style)], width: width, maxLines: maxLines)
         scratch.pointee.lineRange = nil
         if Double(kept.low) <= limit && limit < Double(kept.high) { reportLines(batch, t, kept.low, kept.high, count: count, maxLines: maxLines) }
         return maxLines > 0 ? Swift.min(count, maxLines) : count
@@ -873,13 +873,15 @@ extension CellMeasurer {
 
     /// The line count of kept text `t` with a segment wider than the line at `width`: the
     /// engine's emergency breaks at grapheme clusters, measured in `style` (the style its
-    /// widths are kept in), kept with the range of limits its comparisons hold for.
+    /// widths are kept in), kept with the range of limits its comparisons hold for. Stops
+    /// once the count passes `maxLines` (0: never), as `countLines` does.
     func emergencyLines(_ batch: UnsafeMutablePointer<CellTextBatch.View>, _ t: Int, _ view: PreparedTextView, _ bytes: UnsafeRawBufferPointer,
-                        _ style: TextStyle, width: Double) -> (CellTextBatch.LineMemo, count: Int) {
+                        _ style: TextStyle, width: Double, maxLines: Int) -> (CellTextBatch.LineMemo, count: Int) {
         var range = (low: -Double.infinity, high: Double.infinity)
-        _ = textEngine.breakLines(view, bytes, style, width: width, maxLines: 0, range: &range)
+        let partial = textEngine.breakLinesWithEmergency(view, bytes, style, limit: width + TextLayoutEngine.widthTolerance, maxLines: maxLines,
+                                                         range: &range, ellipsizing: false)
         let count = textEngine.caches.pointee.lines.count
-        let memo = CellTextBatch.LineMemo(low: range.low, high: range.high, count: count, partial: false)
+        let memo = CellTextBatch.LineMemo(low: range.low, high: range.high, count: count, partial: partial)
         batch.pointee.lines[t] = memo
         return (memo, count)
     }

@@ -277,10 +277,11 @@ extension TextLayoutEngine {
     }
 
     /// `breakLines` for a text with a segment wider than the line: its own function, so the
-    /// common path above stays a few instructions.
+    /// common path above stays a few instructions. Without `ellipsizing` (for counting
+    /// lines) a text cut after `maxLines` lines keeps `maxLines + 1` lines as broken.
     @inline(never)
-    private func breakLinesWithEmergency(_ prepared: PreparedTextView, _ utf8: UnsafeRawBufferPointer, _ style: TextStyle, limit: Double, maxLines: Int,
-                                         range: UnsafeMutablePointer<(low: Double, high: Double)>?) -> Bool {
+    func breakLinesWithEmergency(_ prepared: PreparedTextView, _ utf8: UnsafeRawBufferPointer, _ style: TextStyle, limit: Double, maxLines: Int,
+                                 range: UnsafeMutablePointer<(low: Double, high: Double)>?, ellipsizing: Bool = true) -> Bool {
         /// Whether `width` passes the limit, narrowing `range` to keep the answer.
         @inline(__always) func over(_ width: Double) -> Bool {
             let over = width > limit
@@ -386,6 +387,7 @@ extension TextLayoutEngine {
         }
         if !stop && (hasContent || lineCount == 0 || segments.last?.isMandatory == true) { close(n) }
         guard maxLines > 0, lineCount > maxLines else { return false }
+        guard ellipsizing else { return true }
         caches.pointee.lines.removeLast(lineCount - maxLines)
         caches.pointee.lines[maxLines - 1] = ellipsize(caches.pointee.lines[maxLines - 1], prepared, utf8, style, limit: limit)
         return true
