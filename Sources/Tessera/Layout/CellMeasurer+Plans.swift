@@ -216,7 +216,19 @@ extension CellMeasurer {
     /// The row's height through its plan (compiled on first use), or nil when it has none.
     @inline(__always)
     func plannedHeight(_ k: Int, _ kp: KindProgram, _ p: CellProgram, _ row: RowValues) -> Int64? {
-        guard kp.gridMode != 2, scratch.pointee.textLog == nil, let mask = presentValues(k, kp, p, row) else { return nil }
+        guard kp.gridMode != 2, scratch.pointee.textLog == nil else { return nil }
+        let wantsRange = scratch.pointee.batchEpoch != 0 && kp.gridMode == 0
+        var stored: UnsafeMutablePointer<CellTextBatch.WidthRange>? = nil
+        if wantsRange, let batch = scratch.pointee.batch, scratch.pointee.batchRow < batch.pointee.widthRanges.count {
+            stored = batch.pointee.widthRanges.baseAddress.unsafelyUnwrapped + scratch.pointee.batchRow
+        }
+        // A row measured before with the batch has its present values in its width range
+        // (they follow from its kind and values alone, and the batch's rows keep theirs).
+        let kept = stored.flatMap { $0.pointee.epoch != 0 ? $0.pointee.present : nil }
+        guard let mask = kept ?? presentValues(k, kp, p, row) else { return nil }
+        #if TESSERA_INVARIANTS
+        precondition(mask == presentValues(k, kp, p, row), "a row's kept present values differ from its values")
+        #endif
         let key = UInt64(k) << 32 | UInt64(mask)
         let plans = scratch.pointee.plans
         var index = plans.pointee.find(key)
@@ -228,16 +240,12 @@ extension CellMeasurer {
         rowIsValidUTF8 = scratch.pointee.trustsRows || row.isValidUTF8
         let width = kp.gridMode == 0 ? p.width : kp.gridWidth
         var range = (low: width, high: width + 1)
-        let wantsRange = scratch.pointee.batchEpoch != 0 && kp.gridMode == 0
         let height = runPlan(Int(index), kp, p, row, width: width, wantsRange: wantsRange, range: &range)
-        if wantsRange, let batch = scratch.pointee.batch {
-            let r = scratch.pointee.batchRow
-            if r < batch.pointee.widthRanges.count {
-                let low = Swift.max(range.low, 1), high = Swift.min(range.high, Int64(Int32.max))
-                batch.pointee.widthRanges[r] = low < high && low <= width && width < high
-                    ? CellTextBatch.WidthRange(low: Int32(low), high: Int32(high), epoch: scratch.pointee.batchEpoch, present: mask)
-                    : CellTextBatch.WidthRange()
-            }
+        if let stored {
+            let low = Swift.max(range.low, 1), high = Swift.min(range.high, Int64(Int32.max))
+            stored.pointee = low < high && low <= width && width < high
+                ? CellTextBatch.WidthRange(low: Int32(low), high: Int32(high), epoch: scratch.pointee.batchEpoch, present: mask)
+                : CellTextBatch.WidthRange()
         }
         return height
     }
