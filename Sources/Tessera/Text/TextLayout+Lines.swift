@@ -233,16 +233,18 @@ extension TextLayoutEngine {
 
     /// The widths of one-byte ASCII clusters in `style` (NaN: not measured yet), or nil
     /// without a segment cache: a 128-entry table of the segment cache's answers, kept for
-    /// the last style used (the clusters of URLs, e-mail addresses and codes that need
-    /// emergency breaks).
+    /// the last few styles used (the clusters of URLs, e-mail addresses and codes that need
+    /// emergency breaks; a font-scale change breaks texts in their old and new styles).
     @inline(__always)
     func asciiClusterWidths(_ style: TextStyle) -> UnsafeMutablePointer<Double>? {
         guard segmentCache.isEnabled else { return nil }
-        if caches.pointee.asciiStyle != style.identity {
-            caches.pointee.asciiStyle = style.identity
-            caches.pointee.asciiWidths.update(repeating: .nan, count: 128)
-        }
-        return caches.pointee.asciiWidths
+        let c = caches
+        for i in 0..<Caches.asciiTables where c.pointee.asciiStyles[i] == style.identity { return c.pointee.asciiWidths + 128 * i }
+        let i = c.pointee.asciiNext
+        c.pointee.asciiNext = (i + 1) % Caches.asciiTables
+        c.pointee.asciiStyles[i] = style.identity
+        (c.pointee.asciiWidths + 128 * i).update(repeating: .nan, count: 128)
+        return c.pointee.asciiWidths + 128 * i
     }
 
     /// Width of the cluster `[a, b)` of `utf8` (content or space).
