@@ -337,8 +337,7 @@ extension CellMeasurer {
         let widths = columnState
         let inner = width - kp.padLeading - kp.padTrailing
         var used = plan.usedConstant
-        // The least inner width at which no fit column capped by a fraction reaches its cap.
-        var uncapped: Int64 = 0, capped = false
+        var capped = false
         for f in Int(plan.fits.lowerBound)..<Int(plan.fits.upperBound) {
             let fit = store.fits.base + f
             var w = fit.pointee.constant
@@ -348,9 +347,7 @@ extension CellMeasurer {
             if fit.pointee.maxMode == 1 { w = Swift.min(w, fit.pointee.maxLength) }
             if fit.pointee.maxMode == 2 {
                 let cap = Self.fractionCap(fit.pointee.maxFraction, inner)
-                if w <= cap {
-                    if wantsRange { uncapped = Swift.max(uncapped, Self.leastInner(reaching: w, fit.pointee.maxFraction, below: inner)) }
-                } else {
+                if w > cap {
                     w = cap
                     capped = true
                 }
@@ -395,6 +392,13 @@ extension CellMeasurer {
             tallest = Swift.max(tallest, h)
         }
         if follows {
+            // The least inner width at which no fit column capped by a fraction reaches its
+            // cap (none has: `capped` is false).
+            var uncapped: Int64 = 0
+            for f in Int(plan.fits.lowerBound)..<Int(plan.fits.upperBound) where store.fits.base[f].maxMode == 2 {
+                let fit = store.fits.base + f
+                uncapped = Swift.max(uncapped, Self.leastInner(reaching: widths[Int(fit.pointee.column)].width, fit.pointee.maxFraction, below: inner))
+            }
             range.low = Swift.max(constant, uncapped + kp.padLeading + kp.padTrailing, fillLow == .min ? constant : fillLow &+ constant)
             range.high = fillHigh == .max ? .max : fillHigh &+ constant
         }
