@@ -829,7 +829,7 @@ extension CellMeasurer {
             // Counted again in the kept widths at the scaled limit; the range is of the kept
             // widths, whatever the margin: keep it.
             if view.widestSegment <= scaled {
-                let (memo, count) = Self.countLines(view, textEngine.linePositions(view), limit: scaled, stopAfter: maxLines)
+                let (memo, count) = Self.countLines(view, limit: scaled, stopAfter: maxLines)
                 batch.pointee.lines[t] = memo
                 if holds(memo) { return checkedScaled(maxLines > 0 ? Swift.min(count, maxLines) : count) }
             } else {
@@ -847,7 +847,7 @@ extension CellMeasurer {
         }
         let view = batch.pointee.view(t)
         if view.widestSegment <= limit {
-            let (memo, count) = Self.countLines(view, textEngine.linePositions(view), limit: limit, stopAfter: maxLines)
+            let (memo, count) = Self.countLines(view, limit: limit, stopAfter: maxLines)
             batch.pointee.lines[t] = memo
             // A fresh count is reusable for the same limit on lines (`partial` only past it).
             reportLines(batch, t, memo.low, memo.high, count: count, maxLines: maxLines)
@@ -892,11 +892,11 @@ extension CellMeasurer {
     /// did not needs `limit <` that width, and no emergency break needs `limit >=` the
     /// widest segment. Stops once the count passes `stopAfter` (0: never).
     @inline(__always)
-    static func countLines(_ view: PreparedTextView, _ positions: TextLayoutEngine.LinePositions, limit: Double, stopAfter: Int) -> (CellTextBatch.LineMemo, count: Int) {
+    static func countLines(_ view: PreparedTextView, limit: Double, stopAfter: Int) -> (CellTextBatch.LineMemo, count: Int) {
         let stop = stopAfter > 0 ? stopAfter : Int.max
         var count = 0
         var low = view.widestSegment, high = Double.infinity
-        TextLayoutEngine.fillLines(view.segments, positions, limit: limit, compared: { width, fits in
+        TextLayoutEngine.fillLines(view.segments, limit: limit, compared: { width, fits in
             if fits { low = Swift.max(low, width) } else { high = Swift.min(high, width) }
         }) { _, _, _ in
             count += 1
@@ -945,7 +945,7 @@ extension CellMeasurer {
         var widest = 0.0
         if view.widestSegment <= limit {
             // The widths `breakLines` would give its lines, without writing them.
-            TextLayoutEngine.fillLines(view.segments, textEngine.linePositions(view), limit: limit) { _, _, width in
+            TextLayoutEngine.fillLines(view.segments, limit: limit) { _, _, width in
                 widest = Swift.max(widest, width)
                 return true
             }

@@ -496,6 +496,37 @@ extension TextLayoutEngine {
         if n == 0 || (positions.hasMandatoryBreak && segments[n - 1].isMandatory) { _ = line(n, -1, 0) }
     }
 
+    /// `fillLines` summing the line positions as it goes rather than reading them: the same
+    /// sums in the same order (`x[i] = (x[i - 1] + space[i - 1]) + width[i]` from 0), so the
+    /// same lines to the bit, reading only the segments the fill reaches (a count stopped
+    /// after a few lines of a long text; positions summed first would cover every segment).
+    @inline(__always)
+    static func fillLines(_ segments: UnsafeBufferPointer<PreparedSegment>, limit: Double,
+                          compared: (_ width: Double, _ fits: Bool) -> Void = { _, _ in },
+                          line: (_ first: Int, _ last: Int, _ width: Double) -> Bool) {
+        let n = segments.count
+        var first = 0
+        var base = 0.0
+        while first < n {
+            // The first segment of a line always opens it; `x` is the line's end, `x[last]`.
+            var last = first
+            var x = base + Double(segments[first].width)
+            while !segments[last].isMandatory && last + 1 < n {
+                let next = (x + Double(segments[last].whitespaceWidth)) + Double(segments[last + 1].width)
+                let width = next - base
+                let fits = width <= limit
+                compared(width, fits)
+                if !fits { break }
+                last += 1
+                x = next
+            }
+            guard line(first, last, x - base) else { return }
+            base = x + Double(segments[last].whitespaceWidth)
+            first = last + 1
+        }
+        if n == 0 || segments[n - 1].isMandatory { _ = line(n, -1, 0) }
+    }
+
     /// The last visible line shortened (from its end, at cluster boundaries) until its
     /// visible text plus the ellipsis fits `limit`.
     private func ellipsize(_ line: TextLine, _ prepared: PreparedTextView, _ utf8: UnsafeRawBufferPointer, _ style: TextStyle, limit: Double) -> TextLine {
