@@ -94,6 +94,22 @@ import Testing
         #expect(Self.answers(m) == before)
     }
 
+    /// Whole image sides skip floating point (`parseWholeImage`): the sizes of the decimal parse.
+    @Test func wholeImageSizesMatchTheDecimalParse() {
+        for value in ["0", "7", "44", "007", "110x80", "0x5", "999999999", "999999999x1", "1x999999999"] {
+            let bytes = Array(value.utf8)
+            let sides = value.split(separator: "x").map { side in
+                Array(side.utf8).withUnsafeBytes { LayoutUnit.units(CellMeasurer.parseDecimal($0, allowFraction: true)!) }
+            }
+            let expected = (width: sides[0], height: sides[sides.count - 1])
+            let whole = bytes.withUnsafeBytes { CellMeasurer.parseWholeImage($0) }
+            #expect(whole?.width == expected.width && whole?.height == expected.height, "\(value)")
+        }
+        for value in ["4.5", "44x", "x44", "1234567890", "44x40x2", "44 "] {
+            #expect(Array(value.utf8).withUnsafeBytes { CellMeasurer.parseWholeImage($0) } == nil, "\(value)")
+        }
+    }
+
     @Test func fioriAndroidAndCollectionRules() {
         let a = ProfileFixtures.fioriAndroid
         let m = makeMeasurer(a, width: 360, platform: .android, engine: TextLayoutEngine())

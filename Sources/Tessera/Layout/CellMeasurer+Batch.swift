@@ -829,12 +829,12 @@ extension CellMeasurer {
             // Counted again in the kept widths at the scaled limit; the range is of the kept
             // widths, whatever the margin: keep it.
             if view.widestSegment <= scaled {
-                let (memo, count) = Self.countLines(view, textEngine.linePositions(view), limit: scaled, stopAfter: maxLines)
+                let (memo, count) = Self.countLines(view, limit: scaled, stopAfter: maxLines)
                 batch.pointee.lines[t] = memo
                 if holds(memo) { return checkedScaled(maxLines > 0 ? Swift.min(count, maxLines) : count) }
             } else {
                 let (memo, count) = emergencyLines(batch, t, view, bytes, batch.pointee.styles[Int(batch.pointee.measuredIn[t])],
-                                                   width: scaled - TextLayoutEngine.widthTolerance)
+                                                   width: scaled - TextLayoutEngine.widthTolerance, maxLines: maxLines)
                 if holds(memo) { return checkedScaled(maxLines > 0 ? Swift.min(count, maxLines) : count) }
             }
             let now = batch.pointee.current[Int(style)]
@@ -847,13 +847,13 @@ extension CellMeasurer {
         }
         let view = batch.pointee.view(t)
         if view.widestSegment <= limit {
-            let (memo, count) = Self.countLines(view, textEngine.linePositions(view), limit: limit, stopAfter: maxLines)
+            let (memo, count) = Self.countLines(view, limit: limit, stopAfter: maxLines)
             batch.pointee.lines[t] = memo
             // A fresh count is reusable for the same limit on lines (`partial` only past it).
             reportLines(batch, t, memo.low, memo.high, count: count, maxLines: maxLines)
             return maxLines > 0 ? Swift.min(count, maxLines) : count
         }
-        let (kept, count) = emergencyLines(batch, t, view, bytes, p.styles[Int(style)], width: width)
+        let (kept, count) = emergencyLines(batch, t, view, bytes, p.styles[Int(style)], width: width, maxLines: maxLines)
         scratch.pointee.lineRange = nil
         if Double(kept.low) <= limit && limit < Double(kept.high) { reportLines(batch, t, kept.low, kept.high, count: count, maxLines: maxLines) }
         return maxLines > 0 ? Swift.min(count, maxLines) : count
@@ -873,13 +873,15 @@ extension CellMeasurer {
 
     /// The line count of kept text `t` with a segment wider than the line at `width`: the
     /// engine's emergency breaks at grapheme clusters, measured in `style` (the style its
-    /// widths are kept in), kept with the range of limits its comparisons hold for.
+    /// widths are kept in), kept with the range of limits its comparisons hold for. Stops
+    /// once the count passes `maxLines` (0: never), as `countLines` does.
     func emergencyLines(_ batch: UnsafeMutablePointer<CellTextBatch.View>, _ t: Int, _ view: PreparedTextView, _ bytes: UnsafeRawBufferPointer,
-                        _ style: TextStyle, width: Double) -> (CellTextBatch.LineMemo, count: Int) {
+                        _ style: TextStyle, width: Double, maxLines: Int) -> (CellTextBatch.LineMemo, count: Int) {
         var range = (low: -Double.infinity, high: Double.infinity)
-        _ = textEngine.breakLines(view, bytes, style, width: width, maxLines: 0, range: &range)
+        let partial = textEngine.breakLinesWithEmergency(view, bytes, style, limit: width + TextLayoutEngine.widthTolerance, maxLines: maxLines,
+                                                         range: &range, ellipsizing: false)
         let count = textEngine.caches.pointee.lines.count
-        let memo = CellTextBatch.LineMemo(low: range.low, high: range.high, count: count, partial: false)
+        let memo = CellTextBatch.LineMemo(low: range.low, high: range.high, count: count, partial: partial)
         batch.pointee.lines[t] = memo
         return (memo, count)
     }
@@ -890,11 +892,11 @@ extension CellMeasurer {
     /// did not needs `limit <` that width, and no emergency break needs `limit >=` the
     /// widest segment. Stops once the count passes `stopAfter` (0: never).
     @inline(__always)
-    static func countLines(_ view: PreparedTextView, _ positions: TextLayoutEngine.LinePositions, limit: Double, stopAfter: Int) -> (CellTextBatch.LineMemo, count: Int) {
+    static func countLines(_ view: PreparedTextView, limit: Double, stopAfter: Int) -> (CellTextBatch.LineMemo, count: Int) {
         let stop = stopAfter > 0 ? stopAfter : Int.max
         var count = 0
         var low = view.widestSegment, high = Double.infinity
-        TextLayoutEngine.fillLines(view.segments, positions, limit: limit, compared: { width, fits in
+        TextLayoutEngine.fillLines(view.segments, limit: limit, compared: { width, fits in
             if fits { low = Swift.max(low, width) } else { high = Swift.min(high, width) }
         }) { _, _, _ in
             count += 1
@@ -943,7 +945,7 @@ extension CellMeasurer {
         var widest = 0.0
         if view.widestSegment <= limit {
             // The widths `breakLines` would give its lines, without writing them.
-            TextLayoutEngine.fillLines(view.segments, textEngine.linePositions(view), limit: limit) { _, _, width in
+            TextLayoutEngine.fillLines(view.segments, limit: limit) { _, _, width in
                 widest = Swift.max(widest, width)
                 return true
             }

@@ -37,6 +37,7 @@ extension CellMeasurer {
     /// An image value: "" or "*" → the default; "44" → 44 × 44; "110x80". nil when unparsable.
     static func parseImage(_ b: UnsafeRawBufferPointer, default d: Int64) -> (width: Int64, height: Int64)? {
         if b.isEmpty || (b.count == 1 && b[0] == UInt8(ascii: "*")) { return (d, d) }
+        if let whole = parseWholeImage(b) { return whole }
         var x = -1
         for i in 0..<b.count where b[i] == UInt8(ascii: "x") {
             x = i
@@ -50,6 +51,27 @@ extension CellMeasurer {
         guard let w = parseDecimal(UnsafeRawBufferPointer(rebasing: b[0..<x]), allowFraction: true),
               let h = parseDecimal(UnsafeRawBufferPointer(rebasing: b[(x + 1)...]), allowFraction: true) else { return nil }
         return (LayoutUnit.units(w), LayoutUnit.units(h))
+    }
+
+    /// `parseImage` of "44" or "110x80", whole sides of at most 9 digits (most values),
+    /// with no floating point: `n` points are exactly `n * 64` units. nil for any other value.
+    @inline(__always)
+    static func parseWholeImage(_ b: UnsafeRawBufferPointer) -> (width: Int64, height: Int64)? {
+        var width: Int64 = -1, side: Int64 = 0, digits = 0
+        for byte in b {
+            if byte &- 0x30 < 10 && digits < 9 {
+                side = side * 10 + Int64(byte &- 0x30)
+                digits += 1
+            } else if byte == UInt8(ascii: "x") && width < 0 && digits > 0 {
+                width = side
+                side = 0
+                digits = 0
+            } else {
+                return nil
+            }
+        }
+        guard digits > 0 else { return nil }
+        return ((width < 0 ? side : width) * 64, side * 64)
     }
 
     /// An image slot's size from its value (the default size for "", "*" or an unparsable one).

@@ -216,7 +216,19 @@ extension CellMeasurer {
     /// The row's height through its plan (compiled on first use), or nil when it has none.
     @inline(__always)
     func plannedHeight(_ k: Int, _ kp: KindProgram, _ p: CellProgram, _ row: RowValues) -> Int64? {
-        guard kp.gridMode != 2, scratch.pointee.textLog == nil, let mask = presentValues(k, kp, p, row) else { return nil }
+        guard kp.gridMode != 2, scratch.pointee.textLog == nil else { return nil }
+        let wantsRange = scratch.pointee.batchEpoch != 0 && kp.gridMode == 0
+        var stored: UnsafeMutablePointer<CellTextBatch.WidthRange>? = nil
+        if wantsRange, let batch = scratch.pointee.batch, scratch.pointee.batchRow < batch.pointee.widthRanges.count {
+            stored = batch.pointee.widthRanges.baseAddress.unsafelyUnwrapped + scratch.pointee.batchRow
+        }
+        // A row measured before with the batch has its present values in its width range
+        // (they follow from its kind and values alone, and the batch's rows keep theirs).
+        let kept = stored.flatMap { $0.pointee.epoch != 0 ? $0.pointee.present : nil }
+        guard let mask = kept ?? presentValues(k, kp, p, row) else { return nil }
+        #if TESSERA_INVARIANTS
+        precondition(mask == presentValues(k, kp, p, row), "a row's kept present values differ from its values")
+        #endif
         let key = UInt64(k) << 32 | UInt64(mask)
         let plans = scratch.pointee.plans
         var index = plans.pointee.find(key)
@@ -228,16 +240,12 @@ extension CellMeasurer {
         rowIsValidUTF8 = scratch.pointee.trustsRows || row.isValidUTF8
         let width = kp.gridMode == 0 ? p.width : kp.gridWidth
         var range = (low: width, high: width + 1)
-        let wantsRange = scratch.pointee.batchEpoch != 0 && kp.gridMode == 0
         let height = runPlan(Int(index), kp, p, row, width: width, wantsRange: wantsRange, range: &range)
-        if wantsRange, let batch = scratch.pointee.batch {
-            let r = scratch.pointee.batchRow
-            if r < batch.pointee.widthRanges.count {
-                let low = Swift.max(range.low, 1), high = Swift.min(range.high, Int64(Int32.max))
-                batch.pointee.widthRanges[r] = low < high && low <= width && width < high
-                    ? CellTextBatch.WidthRange(low: Int32(low), high: Int32(high), epoch: scratch.pointee.batchEpoch, present: mask)
-                    : CellTextBatch.WidthRange()
-            }
+        if let stored {
+            let low = Swift.max(range.low, 1), high = Swift.min(range.high, Int64(Int32.max))
+            stored.pointee = low < high && low <= width && width < high
+                ? CellTextBatch.WidthRange(low: Int32(low), high: Int32(high), epoch: scratch.pointee.batchEpoch, present: mask)
+                : CellTextBatch.WidthRange()
         }
         return height
     }
@@ -329,8 +337,7 @@ extension CellMeasurer {
         let widths = columnState
         let inner = width - kp.padLeading - kp.padTrailing
         var used = plan.usedConstant
-        // The least inner width at which no fit column capped by a fraction reaches its cap.
-        var uncapped: Int64 = 0, capped = false
+        var capped = false
         for f in Int(plan.fits.lowerBound)..<Int(plan.fits.upperBound) {
             let fit = store.fits.base + f
             var w = fit.pointee.constant
@@ -340,9 +347,7 @@ extension CellMeasurer {
             if fit.pointee.maxMode == 1 { w = Swift.min(w, fit.pointee.maxLength) }
             if fit.pointee.maxMode == 2 {
                 let cap = Self.fractionCap(fit.pointee.maxFraction, inner)
-                if w <= cap {
-                    if wantsRange { uncapped = Swift.max(uncapped, Self.leastInner(reaching: w, fit.pointee.maxFraction, below: inner)) }
-                } else {
+                if w > cap {
                     w = cap
                     capped = true
                 }
@@ -387,6 +392,13 @@ extension CellMeasurer {
             tallest = Swift.max(tallest, h)
         }
         if follows {
+            // The least inner width at which no fit column capped by a fraction reaches its
+            // cap (none has: `capped` is false).
+            var uncapped: Int64 = 0
+            for f in Int(plan.fits.lowerBound)..<Int(plan.fits.upperBound) where store.fits.base[f].maxMode == 2 {
+                let fit = store.fits.base + f
+                uncapped = Swift.max(uncapped, Self.leastInner(reaching: widths[Int(fit.pointee.column)].width, fit.pointee.maxFraction, below: inner))
+            }
             range.low = Swift.max(constant, uncapped + kp.padLeading + kp.padTrailing, fillLow == .min ? constant : fillLow &+ constant)
             range.high = fillHigh == .max ? .max : fillHigh &+ constant
         }

@@ -231,22 +231,30 @@ extension TextLayoutEngine {
         return style.letterSpacing == 0 ? total : total + style.letterSpacing * Double(clusters)
     }
 
+    /// The widths of one-byte ASCII clusters in `style` (NaN: not measured yet), or nil
+    /// without a segment cache: a 128-entry table of the segment cache's answers, kept for
+    /// the last few styles used (the clusters of URLs, e-mail addresses and codes that need
+    /// emergency breaks; a font-scale change breaks texts in their old and new styles).
+    @inline(__always)
+    func asciiClusterWidths(_ style: TextStyle) -> UnsafeMutablePointer<Double>? {
+        guard segmentCache.isEnabled else { return nil }
+        let c = caches
+        for i in 0..<Caches.asciiTables where c.pointee.asciiStyles[i] == style.identity { return c.pointee.asciiWidths + 128 * i }
+        let i = c.pointee.asciiNext
+        c.pointee.asciiNext = (i + 1) % Caches.asciiTables
+        c.pointee.asciiStyles[i] = style.identity
+        (c.pointee.asciiWidths + 128 * i).update(repeating: .nan, count: 128)
+        return c.pointee.asciiWidths + 128 * i
+    }
+
     /// Width of the cluster `[a, b)` of `utf8` (content or space).
     @inline(__always)
     func clusterWidth(_ base: UnsafeRawPointer, _ a: Int, _ b: Int, _ style: TextStyle) -> Double {
-        // One ASCII byte (the clusters of URLs, e-mail addresses and codes that need
-        // emergency breaks): from a 128-entry table of the segment cache's answers, kept
-        // for the last style used.
         let byte = base.load(fromByteOffset: a, as: UInt8.self)
-        if b - a == 1 && byte < 0x80 && segmentCache.isEnabled {
-            if caches.pointee.asciiStyle != style.identity {
-                caches.pointee.asciiStyle = style.identity
-                caches.pointee.asciiWidths.update(repeating: .nan, count: 128)
-            }
-            let known = caches.pointee.asciiWidths[Int(byte)]
-            if !known.isNaN { return known }
+        if b - a == 1 && byte < 0x80, let widths = asciiClusterWidths(style) {
+            if !widths[Int(byte)].isNaN { return widths[Int(byte)] }
             let m = measureSegment(base + a, 1, style)
-            caches.pointee.asciiWidths[Int(byte)] = m.width + m.whitespaceWidth
+            widths[Int(byte)] = m.width + m.whitespaceWidth
             return m.width + m.whitespaceWidth
         }
         let m = measureSegment(base + a, b - a, style)
@@ -271,10 +279,11 @@ extension TextLayoutEngine {
     }
 
     /// `breakLines` for a text with a segment wider than the line: its own function, so the
-    /// common path above stays a few instructions.
+    /// common path above stays a few instructions. Without `ellipsizing` (for counting
+    /// lines) a text cut after `maxLines` lines keeps `maxLines + 1` lines as broken.
     @inline(never)
-    private func breakLinesWithEmergency(_ prepared: PreparedTextView, _ utf8: UnsafeRawBufferPointer, _ style: TextStyle, limit: Double, maxLines: Int,
-                                         range: UnsafeMutablePointer<(low: Double, high: Double)>?) -> Bool {
+    func breakLinesWithEmergency(_ prepared: PreparedTextView, _ utf8: UnsafeRawBufferPointer, _ style: TextStyle, limit: Double, maxLines: Int,
+                                 range: UnsafeMutablePointer<(low: Double, high: Double)>?, ellipsizing: Bool = true) -> Bool {
         /// Whether `width` passes the limit, narrowing `range` to keep the answer.
         @inline(__always) func over(_ width: Double) -> Bool {
             let over = width > limit
@@ -351,9 +360,15 @@ extension TextLayoutEngine {
                     if Self.isPrintableASCII(content) {
                         // Each printable ASCII byte is a grapheme cluster of its own (no
                         // Extend, SpacingMark or CR LF among them): the same clusters without
-                        // the iterator.
+                        // the iterator, their widths read from the table straight.
+                        let widths = asciiClusterWidths(style)
                         var b = 1
-                        while b <= content.count, add(b, clusterWidth(base, segmentStart + b - 1, segmentStart + b, style)) { b += 1 }
+                        while b <= content.count {
+                            var w = widths?[Int(content[b - 1])] ?? .nan
+                            if w.isNaN { w = clusterWidth(base, segmentStart + b - 1, segmentStart + b, style) }
+                            guard add(b, w) else { break }
+                            b += 1
+                        }
                     } else {
                         var it = GraphemeBreakIterator(validUTF8: content)
                         while let b = it.next(), add(b, clusterWidth(base, segmentStart + a, segmentStart + b, style)) {}
@@ -374,6 +389,7 @@ extension TextLayoutEngine {
         }
         if !stop && (hasContent || lineCount == 0 || segments.last?.isMandatory == true) { close(n) }
         guard maxLines > 0, lineCount > maxLines else { return false }
+        guard ellipsizing else { return true }
         caches.pointee.lines.removeLast(lineCount - maxLines)
         caches.pointee.lines[maxLines - 1] = ellipsize(caches.pointee.lines[maxLines - 1], prepared, utf8, style, limit: limit)
         return true
@@ -478,6 +494,37 @@ extension TextLayoutEngine {
             first = last + 1
         }
         if n == 0 || (positions.hasMandatoryBreak && segments[n - 1].isMandatory) { _ = line(n, -1, 0) }
+    }
+
+    /// `fillLines` summing the line positions as it goes rather than reading them: the same
+    /// sums in the same order (`x[i] = (x[i - 1] + space[i - 1]) + width[i]` from 0), so the
+    /// same lines to the bit, reading only the segments the fill reaches (a count stopped
+    /// after a few lines of a long text; positions summed first would cover every segment).
+    @inline(__always)
+    static func fillLines(_ segments: UnsafeBufferPointer<PreparedSegment>, limit: Double,
+                          compared: (_ width: Double, _ fits: Bool) -> Void = { _, _ in },
+                          line: (_ first: Int, _ last: Int, _ width: Double) -> Bool) {
+        let n = segments.count
+        var first = 0
+        var base = 0.0
+        while first < n {
+            // The first segment of a line always opens it; `x` is the line's end, `x[last]`.
+            var last = first
+            var x = base + Double(segments[first].width)
+            while !segments[last].isMandatory && last + 1 < n {
+                let next = (x + Double(segments[last].whitespaceWidth)) + Double(segments[last + 1].width)
+                let width = next - base
+                let fits = width <= limit
+                compared(width, fits)
+                if !fits { break }
+                last += 1
+                x = next
+            }
+            guard line(first, last, x - base) else { return }
+            base = x + Double(segments[last].whitespaceWidth)
+            first = last + 1
+        }
+        if n == 0 || segments[n - 1].isMandatory { _ = line(n, -1, 0) }
     }
 
     /// The last visible line shortened (from its end, at cluster boundaries) until its

@@ -86,11 +86,18 @@ public final class TextLayoutEngine {
         /// Whether the text last prepared was all printable ASCII measured from the primary
         /// face's tables (so that face maps every scalar of it).
         var preparedFromASCIITables = false
-        /// Widths of one-byte ASCII clusters in the style `asciiStyle` (NaN: not known yet).
-        var asciiStyle: UInt64 = 0
+        /// Widths of one-byte ASCII clusters, 128 per style for the styles `asciiStyles` (NaN:
+        /// not known yet); a new style takes the table taken longest ago.
+        static let asciiTables = 4
+        let asciiStyles: UnsafeMutablePointer<UInt64> = {
+            let p = UnsafeMutablePointer<UInt64>.allocate(capacity: asciiTables)
+            p.initialize(repeating: 0, count: asciiTables)
+            return p
+        }()
+        var asciiNext = 0
         let asciiWidths: UnsafeMutablePointer<Double> = {
-            let p = UnsafeMutablePointer<Double>.allocate(capacity: 128)
-            p.initialize(repeating: .nan, count: 128)
+            let p = UnsafeMutablePointer<Double>.allocate(capacity: 128 * asciiTables)
+            p.initialize(repeating: .nan, count: 128 * asciiTables)
             return p
         }()
     }
@@ -132,6 +139,7 @@ public final class TextLayoutEngine {
         caches.pointee.positions.deallocate()
         caches.pointee.hashes.deallocate()
         caches.pointee.pendingSegments.deallocate()
+        caches.pointee.asciiStyles.deallocate()
         caches.pointee.asciiWidths.deallocate()
         caches.deinitialize(count: 1)
         caches.deallocate()
@@ -146,8 +154,8 @@ public final class TextLayoutEngine {
     /// Empties every cache (statistics counters other than entries and bytes are kept).
     public func removeAllCachedResults() {
         segmentCache.deallocate()
-        caches.pointee.asciiStyle = 0
-        caches.pointee.asciiWidths.update(repeating: .nan, count: 128)
+        caches.pointee.asciiStyles.update(repeating: 0, count: Caches.asciiTables)
+        caches.pointee.asciiWidths.update(repeating: .nan, count: 128 * Caches.asciiTables)
         preparedCache.removeAll()
         lineCache.removeAll()
         helpers.forEach { $0.removeAllCachedResults() }
