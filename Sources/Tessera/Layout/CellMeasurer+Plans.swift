@@ -15,6 +15,10 @@ struct RowPlans {
     /// A kind with a set of present values, specialised.
     struct Plan {
         var padTop: Int64, padBottom: Int64, minHeight: Int64
+        /// The kind's leading and trailing padding together.
+        var padHorizontal: Int64
+        /// Where the kind's slot programs start.
+        var slotStart: Int32
         /// Fixed column widths and the gaps between present columns.
         var usedConstant: Int64
         /// Local index of the fill column.
@@ -186,9 +190,9 @@ extension CellMeasurer {
     /// not empty; for a text list, with a non-empty item; for a box stack, a count above
     /// zero. nil for a kind with more than 32 values.
     @inline(__always)
-    func presentValues(_ k: Int, _ kp: KindProgram, _ p: CellProgram, _ row: RowValues) -> UInt32? {
-        let count = Swift.min(Int(kp.valueCount), row.offsets.count - 1)
-        guard kp.valueCount <= 32 else { return nil }
+    func presentValues(_ k: Int, _ kp: UnsafePointer<KindProgram>, _ p: CellProgram, _ row: RowValues) -> UInt32? {
+        let count = Swift.min(Int(kp.pointee.valueCount), row.offsets.count - 1)
+        guard kp.pointee.valueCount <= 32 else { return nil }
         var mask: UInt32 = 0
         if scratch.pointee.trustsRows {
             // Checked offsets: in bounds and non-decreasing.
@@ -200,8 +204,8 @@ extension CellMeasurer {
         // Text lists and box stacks need more than a value to be present.
         var special = mask & scratch.pointee.plans.pointee.specialValues(k, p)
         if special == 0 { return mask }
-        let slots = p.slots.baseAddress.unsafelyUnwrapped + Int(kp.slotStart)
-        let valueSlots = p.valueSlots.baseAddress.unsafelyUnwrapped + Int(kp.valueStart)
+        let slots = p.slots.baseAddress.unsafelyUnwrapped + Int(kp.pointee.slotStart)
+        let valueSlots = p.valueSlots.baseAddress.unsafelyUnwrapped + Int(kp.pointee.valueStart)
         while special != 0 {
             let v = special.trailingZeroBitCount
             special &= special - 1
@@ -215,9 +219,9 @@ extension CellMeasurer {
 
     /// The row's height through its plan (compiled on first use), or nil when it has none.
     @inline(__always)
-    func plannedHeight(_ k: Int, _ kp: KindProgram, _ p: CellProgram, _ row: RowValues) -> Int64? {
-        guard kp.gridMode != 2, scratch.pointee.textLog == nil else { return nil }
-        let wantsRange = scratch.pointee.batchEpoch != 0 && kp.gridMode == 0
+    func plannedHeight(_ k: Int, _ kp: UnsafePointer<KindProgram>, _ p: CellProgram, _ row: RowValues) -> Int64? {
+        guard kp.pointee.gridMode != 2, scratch.pointee.textLog == nil else { return nil }
+        let wantsRange = scratch.pointee.batchEpoch != 0 && kp.pointee.gridMode == 0
         var stored: UnsafeMutablePointer<CellTextBatch.WidthRange>? = nil
         if wantsRange, let batch = scratch.pointee.batch, scratch.pointee.batchRow < batch.pointee.widthRanges.count {
             stored = batch.pointee.widthRanges.baseAddress.unsafelyUnwrapped + scratch.pointee.batchRow
@@ -234,13 +238,13 @@ extension CellMeasurer {
         var index = plans.pointee.find(key)
         if index < 0 {
             guard plans.pointee.plans.count < RowPlans.capacity else { return nil }
-            index = compilePlan(kp, p, mask)
+            index = compilePlan(kp.pointee, p, mask)
             plans.pointee.insert(key, index)
         }
         rowIsValidUTF8 = scratch.pointee.trustsRows || row.isValidUTF8
-        let width = kp.gridMode == 0 ? p.width : kp.gridWidth
+        let width = kp.pointee.gridMode == 0 ? p.width : kp.pointee.gridWidth
         var range = (low: width, high: width + 1)
-        let height = runPlan(Int(index), kp, p, row, width: width, wantsRange: wantsRange, range: &range)
+        let height = runPlan(Int(index), p, row, width: width, wantsRange: wantsRange, range: &range)
         if let stored {
             let low = Swift.max(range.low, 1), high = Swift.min(range.high, Int64(Int32.max))
             stored.pointee = low < high && low <= width && width < high
@@ -314,7 +318,8 @@ extension CellMeasurer {
             store.pointee.columns.append(column)
         }
         let plan = RowPlans.Plan(
-            padTop: kp.padTop, padBottom: kp.padBottom, minHeight: kp.minHeight, usedConstant: used, fill: fill,
+            padTop: kp.padTop, padBottom: kp.padBottom, minHeight: kp.minHeight, padHorizontal: kp.padLeading + kp.padTrailing,
+            slotStart: kp.slotStart, usedConstant: used, fill: fill,
             fits: fitStart..<Int32(store.pointee.fits.count), fractions: fractionStart..<Int32(store.pointee.fractions.count),
             columns: columnStart..<Int32(store.pointee.columns.count), stated: statedStart..<Int32(store.pointee.stated.count),
             fillFollowsWidth: fractionStart == Int32(store.pointee.fractions.count))
@@ -327,15 +332,15 @@ extension CellMeasurer {
     /// `CellTextBatch.WidthRange`): where the fill column follows the width, each text in
     /// it keeps its line count while its width stays inside the range its count holds for
     /// (`lineRange`), and nothing else in the row depends on the width.
-    func runPlan(_ index: Int, _ kp: KindProgram, _ p: CellProgram, _ row: RowValues, width: Int64, wantsRange: Bool,
+    func runPlan(_ index: Int, _ p: CellProgram, _ row: RowValues, width: Int64, wantsRange: Bool,
                  range: inout (low: Int64, high: Int64)) -> Int64 {
         let store = scratch.pointee.plans.pointee
         let plan = store.plans.base[index]
         let items = store.items.base
-        let slots = p.slots.baseAddress.unsafelyUnwrapped + Int(kp.slotStart)
+        let slots = p.slots.baseAddress.unsafelyUnwrapped + Int(plan.slotStart)
         for i in Int(plan.stated.lowerBound)..<Int(plan.stated.upperBound) { readSlot(Int(store.stated.base[i]), slots, row) }
         let widths = columnState
-        let inner = width - kp.padLeading - kp.padTrailing
+        let inner = width - plan.padHorizontal
         var used = plan.usedConstant
         var capped = false
         for f in Int(plan.fits.lowerBound)..<Int(plan.fits.upperBound) {
@@ -399,7 +404,7 @@ extension CellMeasurer {
                 let fit = store.fits.base + f
                 uncapped = Swift.max(uncapped, Self.leastInner(reaching: widths[Int(fit.pointee.column)].width, fit.pointee.maxFraction, below: inner))
             }
-            range.low = Swift.max(constant, uncapped + kp.padLeading + kp.padTrailing, fillLow == .min ? constant : fillLow &+ constant)
+            range.low = Swift.max(constant, uncapped + plan.padHorizontal, fillLow == .min ? constant : fillLow &+ constant)
             range.high = fillHigh == .max ? .max : fillHigh &+ constant
         }
         return Swift.max(plan.padTop + tallest + plan.padBottom, plan.minHeight)
