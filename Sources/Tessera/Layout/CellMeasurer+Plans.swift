@@ -25,7 +25,9 @@ struct RowPlans {
         var fill: Int32
         var fits: Range<Int32>
         var fractions: Range<Int32>
+        /// Columns with items measured per row; the others' tallest constant height.
         var columns: Range<Int32>
+        var constantHeight: Int64
         /// Slots whose state `readSlot` must write before items read it.
         var stated: Range<Int32>
         /// No fraction column: the fill column is the cell width less a constant (while
@@ -269,7 +271,7 @@ extension CellMeasurer {
         func columnPresent(_ c: ColumnProgram) -> Bool {
             c.mode == .fill || (0..<Int(c.itemCount)).contains { present(Int(p.items[Int(c.itemStart) + $0].slot)) }
         }
-        var used: Int64 = 0, fill: Int32 = 0
+        var used: Int64 = 0, fill: Int32 = 0, constantHeight: Int64 = 0
         var previous: ColumnProgram? = nil
         let fitStart = Int32(store.pointee.fits.count), fractionStart = Int32(store.pointee.fractions.count)
         let columnStart = Int32(store.pointee.columns.count)
@@ -315,13 +317,17 @@ extension CellMeasurer {
                 }
             }
             column.items = itemStart..<Int32(store.pointee.items.count)
-            store.pointee.columns.append(column)
+            if column.items.isEmpty {
+                constantHeight = Swift.max(constantHeight, column.constant)
+            } else {
+                store.pointee.columns.append(column)
+            }
         }
         let plan = RowPlans.Plan(
             padTop: kp.padTop, padBottom: kp.padBottom, minHeight: kp.minHeight, padHorizontal: kp.padLeading + kp.padTrailing,
             slotStart: kp.slotStart, usedConstant: used, fill: fill,
             fits: fitStart..<Int32(store.pointee.fits.count), fractions: fractionStart..<Int32(store.pointee.fractions.count),
-            columns: columnStart..<Int32(store.pointee.columns.count), stated: statedStart..<Int32(store.pointee.stated.count),
+            columns: columnStart..<Int32(store.pointee.columns.count), constantHeight: constantHeight, stated: statedStart..<Int32(store.pointee.stated.count),
             fillFollowsWidth: fractionStart == Int32(store.pointee.fractions.count))
         store.pointee.plans.append(plan)
         return Int32(store.pointee.plans.count - 1)
@@ -374,7 +380,7 @@ extension CellMeasurer {
         var follows = wantsRange && plan.fillFollowsWidth && inner - used >= 0 && !capped
         var fillLow = Int64.min, fillHigh = Int64.max
 
-        var tallest: Int64 = 0
+        var tallest = plan.constantHeight
         for c in Int(plan.columns.lowerBound)..<Int(plan.columns.upperBound) {
             let column = store.columns.base + c
             let columnWidth = column.pointee.fixed >= 0 ? column.pointee.fixed : widths[Int(column.pointee.column)].width
