@@ -63,9 +63,11 @@ struct RowPlans {
 
     /// A slot measured per row: a text, a text list, an image sized by its value or by its
     /// column, or a box stack, each read straight from its value; a button through
-    /// `natural`/`itemHeight` over its state (`stated`).
+    /// `natural`/`itemHeight` over its state (`stated`). An image in a fit column has its
+    /// value read once, for its natural width, which keeps its height in its slot state
+    /// for the column (`imageMeasured`).
     struct Item {
-        enum Kind: UInt8 { case text, textList, image, imageFromColumn, boxStack, stated }
+        enum Kind: UInt8 { case text, textList, image, imageFromColumn, imageMeasured, boxStack, stated }
         var slot: Int32
         var kind: Kind
 
@@ -313,7 +315,10 @@ extension CellMeasurer {
                 switch sp.type {
                 case .box: column.constant += sp.height
                 case .text where sp.maxLines == 1: column.constant += p.lineHeights[Int(sp.style)]
-                default: store.pointee.items.append(RowPlans.Item(slot: s, sp))
+                default:
+                    var planned = RowPlans.Item(slot: s, sp)
+                    if c.mode == .fit && planned.kind == .image { planned.kind = .imageMeasured }
+                    store.pointee.items.append(planned)
                 }
             }
             column.items = itemStart..<Int32(store.pointee.items.count)
@@ -439,7 +444,10 @@ extension CellMeasurer {
         case .text:
             return textNatural(row.bytes(row.range(Int(sp.pointee.valueIndex))), p, style: sp.pointee.style, slot: s, value: sp.pointee.valueIndex)
         case .textList: return textListNatural(row.range(Int(sp.pointee.valueIndex)), s, sp, p, row)
-        case .image: return imageSize(sp, row).width
+        case .image, .imageMeasured:
+            let size = imageSize(sp, row)
+            slotState[s].height = size.height
+            return size.width
         case .boxStack: return boxStackSize(sp, row).width
         case .imageFromColumn: return 0
         case .stated: return natural(s, sp, p, row)
@@ -456,6 +464,7 @@ extension CellMeasurer {
                               maxLines: sp.pointee.maxLines, slot: s, value: sp.pointee.valueIndex)
         case .textList: return textListHeight(row.range(Int(sp.pointee.valueIndex)), s, sp, p, row, columnWidth: columnWidth)
         case .image: return imageSize(sp, row).height
+        case .imageMeasured: return slotState[s].height
         case .imageFromColumn: return Swift.min(Swift.max(columnWidth, sp.pointee.imageMin), sp.pointee.imageMax)
         case .boxStack: return boxStackSize(sp, row).height
         case .stated: return itemHeight(s, sp, p, row, columnWidth: columnWidth)
