@@ -94,6 +94,24 @@ import Testing
         #expect(Self.answers(m) == before)
     }
 
+    /// Text list items found eight bytes at a time: the non-empty runs between separators.
+    @Test func textListItemsAreTheRunsBetweenSeparators() {
+        var rng = SplitMix64(seed: 3)
+        for _ in 0..<2000 {
+            let bytes = (0..<rng.int(0...40)).map { _ in rng.chance(0.2) ? UInt8(0x1E) : UInt8(0x61 + rng.int(0...3)) }
+            let expected = bytes.split(separator: 0x1E).map { $0.startIndex..<$0.endIndex }
+            var found: [Range<Int>] = []
+            bytes.withUnsafeBytes { b in
+                var from = 0
+                while let item = CellMeasurer.nextItem(b, from: from, end: b.count) {
+                    found.append(item)
+                    from = item.upperBound + 1
+                }
+            }
+            #expect(found == expected, "\(bytes)")
+        }
+    }
+
     /// Whole image sides skip floating point (`parseWholeImage`): the sizes of the decimal parse.
     @Test func wholeImageSizesMatchTheDecimalParse() {
         for value in ["0", "7", "44", "007", "110x80", "0x5", "999999999", "999999999x1", "1x999999999"] {

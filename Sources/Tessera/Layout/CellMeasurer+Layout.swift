@@ -115,12 +115,30 @@ extension CellMeasurer {
     static func nextItem(_ utf8: UnsafeRawBufferPointer, from: Int, end: Int) -> Range<Int>? {
         var a = from
         while a < end {
-            var b = a
-            while b < end && utf8[b] != 0x1E { b += 1 }
+            let b = itemEnd(utf8, from: a, end: end)
             if b > a { return a..<b }
             a = b + 1
         }
         return nil
+    }
+
+    /// The first item separator (0x1E) in `[from, end)` of a text list value, or `end`;
+    /// eight bytes at a time.
+    @inline(__always)
+    static func itemEnd(_ utf8: UnsafeRawBufferPointer, from: Int, end: Int) -> Int {
+        let p = utf8.baseAddress.unsafelyUnwrapped
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        var b = from
+        while b + 8 <= end {
+            let w = p.loadUnaligned(fromByteOffset: b, as: UInt64.self).littleEndian ^ (0x1E &* ones)
+            // High bits at the zero bytes of `w` (and maybe above the first): the lowest is
+            // the first separator.
+            let zero = (w &- ones) & ~w & (0x80 &* ones)
+            if zero != 0 { return b + zero.trailingZeroBitCount / 8 }
+            b += 8
+        }
+        while b < end && p.load(fromByteOffset: b, as: UInt8.self) != 0x1E { b += 1 }
+        return b
     }
 
     // MARK: Text

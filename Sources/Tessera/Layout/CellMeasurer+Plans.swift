@@ -15,13 +15,19 @@ struct RowPlans {
     /// A kind with a set of present values, specialised.
     struct Plan {
         var padTop: Int64, padBottom: Int64, minHeight: Int64
+        /// The kind's leading and trailing padding together.
+        var padHorizontal: Int64
+        /// Where the kind's slot programs start.
+        var slotStart: Int32
         /// Fixed column widths and the gaps between present columns.
         var usedConstant: Int64
         /// Local index of the fill column.
         var fill: Int32
         var fits: Range<Int32>
         var fractions: Range<Int32>
+        /// Columns with items measured per row; the others' tallest constant height.
         var columns: Range<Int32>
+        var constantHeight: Int64
         /// Slots whose state `readSlot` must write before items read it.
         var stated: Range<Int32>
         /// No fraction column: the fill column is the cell width less a constant (while
@@ -57,9 +63,11 @@ struct RowPlans {
 
     /// A slot measured per row: a text, a text list, an image sized by its value or by its
     /// column, or a box stack, each read straight from its value; a button through
-    /// `natural`/`itemHeight` over its state (`stated`).
+    /// `natural`/`itemHeight` over its state (`stated`). An image in a fit column has its
+    /// value read once, for its natural width, which keeps its height in its slot state
+    /// for the column (`imageMeasured`).
     struct Item {
-        enum Kind: UInt8 { case text, textList, image, imageFromColumn, boxStack, stated }
+        enum Kind: UInt8 { case text, textList, image, imageFromColumn, imageMeasured, boxStack, stated }
         var slot: Int32
         var kind: Kind
 
@@ -186,9 +194,9 @@ extension CellMeasurer {
     /// not empty; for a text list, with a non-empty item; for a box stack, a count above
     /// zero. nil for a kind with more than 32 values.
     @inline(__always)
-    func presentValues(_ k: Int, _ kp: KindProgram, _ p: CellProgram, _ row: RowValues) -> UInt32? {
-        let count = Swift.min(Int(kp.valueCount), row.offsets.count - 1)
-        guard kp.valueCount <= 32 else { return nil }
+    func presentValues(_ k: Int, _ kp: UnsafePointer<KindProgram>, _ p: CellProgram, _ row: RowValues) -> UInt32? {
+        let count = Swift.min(Int(kp.pointee.valueCount), row.offsets.count - 1)
+        guard kp.pointee.valueCount <= 32 else { return nil }
         var mask: UInt32 = 0
         if scratch.pointee.trustsRows {
             // Checked offsets: in bounds and non-decreasing.
@@ -200,8 +208,8 @@ extension CellMeasurer {
         // Text lists and box stacks need more than a value to be present.
         var special = mask & scratch.pointee.plans.pointee.specialValues(k, p)
         if special == 0 { return mask }
-        let slots = p.slots.baseAddress.unsafelyUnwrapped + Int(kp.slotStart)
-        let valueSlots = p.valueSlots.baseAddress.unsafelyUnwrapped + Int(kp.valueStart)
+        let slots = p.slots.baseAddress.unsafelyUnwrapped + Int(kp.pointee.slotStart)
+        let valueSlots = p.valueSlots.baseAddress.unsafelyUnwrapped + Int(kp.pointee.valueStart)
         while special != 0 {
             let v = special.trailingZeroBitCount
             special &= special - 1
@@ -215,9 +223,9 @@ extension CellMeasurer {
 
     /// The row's height through its plan (compiled on first use), or nil when it has none.
     @inline(__always)
-    func plannedHeight(_ k: Int, _ kp: KindProgram, _ p: CellProgram, _ row: RowValues) -> Int64? {
-        guard kp.gridMode != 2, scratch.pointee.textLog == nil else { return nil }
-        let wantsRange = scratch.pointee.batchEpoch != 0 && kp.gridMode == 0
+    func plannedHeight(_ k: Int, _ kp: UnsafePointer<KindProgram>, _ p: CellProgram, _ row: RowValues) -> Int64? {
+        guard kp.pointee.gridMode != 2, scratch.pointee.textLog == nil else { return nil }
+        let wantsRange = scratch.pointee.batchEpoch != 0 && kp.pointee.gridMode == 0
         var stored: UnsafeMutablePointer<CellTextBatch.WidthRange>? = nil
         if wantsRange, let batch = scratch.pointee.batch, scratch.pointee.batchRow < batch.pointee.widthRanges.count {
             stored = batch.pointee.widthRanges.baseAddress.unsafelyUnwrapped + scratch.pointee.batchRow
@@ -234,13 +242,13 @@ extension CellMeasurer {
         var index = plans.pointee.find(key)
         if index < 0 {
             guard plans.pointee.plans.count < RowPlans.capacity else { return nil }
-            index = compilePlan(kp, p, mask)
+            index = compilePlan(kp.pointee, p, mask)
             plans.pointee.insert(key, index)
         }
         rowIsValidUTF8 = scratch.pointee.trustsRows || row.isValidUTF8
-        let width = kp.gridMode == 0 ? p.width : kp.gridWidth
+        let width = kp.pointee.gridMode == 0 ? p.width : kp.pointee.gridWidth
         var range = (low: width, high: width + 1)
-        let height = runPlan(Int(index), kp, p, row, width: width, wantsRange: wantsRange, range: &range)
+        let height = runPlan(Int(index), p, row, width: width, wantsRange: wantsRange, range: &range)
         if let stored {
             let low = Swift.max(range.low, 1), high = Swift.min(range.high, Int64(Int32.max))
             stored.pointee = low < high && low <= width && width < high
@@ -265,7 +273,7 @@ extension CellMeasurer {
         func columnPresent(_ c: ColumnProgram) -> Bool {
             c.mode == .fill || (0..<Int(c.itemCount)).contains { present(Int(p.items[Int(c.itemStart) + $0].slot)) }
         }
-        var used: Int64 = 0, fill: Int32 = 0
+        var used: Int64 = 0, fill: Int32 = 0, constantHeight: Int64 = 0
         var previous: ColumnProgram? = nil
         let fitStart = Int32(store.pointee.fits.count), fractionStart = Int32(store.pointee.fractions.count)
         let columnStart = Int32(store.pointee.columns.count)
@@ -307,16 +315,24 @@ extension CellMeasurer {
                 switch sp.type {
                 case .box: column.constant += sp.height
                 case .text where sp.maxLines == 1: column.constant += p.lineHeights[Int(sp.style)]
-                default: store.pointee.items.append(RowPlans.Item(slot: s, sp))
+                default:
+                    var planned = RowPlans.Item(slot: s, sp)
+                    if c.mode == .fit && planned.kind == .image { planned.kind = .imageMeasured }
+                    store.pointee.items.append(planned)
                 }
             }
             column.items = itemStart..<Int32(store.pointee.items.count)
-            store.pointee.columns.append(column)
+            if column.items.isEmpty {
+                constantHeight = Swift.max(constantHeight, column.constant)
+            } else {
+                store.pointee.columns.append(column)
+            }
         }
         let plan = RowPlans.Plan(
-            padTop: kp.padTop, padBottom: kp.padBottom, minHeight: kp.minHeight, usedConstant: used, fill: fill,
+            padTop: kp.padTop, padBottom: kp.padBottom, minHeight: kp.minHeight, padHorizontal: kp.padLeading + kp.padTrailing,
+            slotStart: kp.slotStart, usedConstant: used, fill: fill,
             fits: fitStart..<Int32(store.pointee.fits.count), fractions: fractionStart..<Int32(store.pointee.fractions.count),
-            columns: columnStart..<Int32(store.pointee.columns.count), stated: statedStart..<Int32(store.pointee.stated.count),
+            columns: columnStart..<Int32(store.pointee.columns.count), constantHeight: constantHeight, stated: statedStart..<Int32(store.pointee.stated.count),
             fillFollowsWidth: fractionStart == Int32(store.pointee.fractions.count))
         store.pointee.plans.append(plan)
         return Int32(store.pointee.plans.count - 1)
@@ -327,15 +343,15 @@ extension CellMeasurer {
     /// `CellTextBatch.WidthRange`): where the fill column follows the width, each text in
     /// it keeps its line count while its width stays inside the range its count holds for
     /// (`lineRange`), and nothing else in the row depends on the width.
-    func runPlan(_ index: Int, _ kp: KindProgram, _ p: CellProgram, _ row: RowValues, width: Int64, wantsRange: Bool,
+    func runPlan(_ index: Int, _ p: CellProgram, _ row: RowValues, width: Int64, wantsRange: Bool,
                  range: inout (low: Int64, high: Int64)) -> Int64 {
         let store = scratch.pointee.plans.pointee
         let plan = store.plans.base[index]
         let items = store.items.base
-        let slots = p.slots.baseAddress.unsafelyUnwrapped + Int(kp.slotStart)
+        let slots = p.slots.baseAddress.unsafelyUnwrapped + Int(plan.slotStart)
         for i in Int(plan.stated.lowerBound)..<Int(plan.stated.upperBound) { readSlot(Int(store.stated.base[i]), slots, row) }
         let widths = columnState
-        let inner = width - kp.padLeading - kp.padTrailing
+        let inner = width - plan.padHorizontal
         var used = plan.usedConstant
         var capped = false
         for f in Int(plan.fits.lowerBound)..<Int(plan.fits.upperBound) {
@@ -369,7 +385,7 @@ extension CellMeasurer {
         var follows = wantsRange && plan.fillFollowsWidth && inner - used >= 0 && !capped
         var fillLow = Int64.min, fillHigh = Int64.max
 
-        var tallest: Int64 = 0
+        var tallest = plan.constantHeight
         for c in Int(plan.columns.lowerBound)..<Int(plan.columns.upperBound) {
             let column = store.columns.base + c
             let columnWidth = column.pointee.fixed >= 0 ? column.pointee.fixed : widths[Int(column.pointee.column)].width
@@ -399,7 +415,7 @@ extension CellMeasurer {
                 let fit = store.fits.base + f
                 uncapped = Swift.max(uncapped, Self.leastInner(reaching: widths[Int(fit.pointee.column)].width, fit.pointee.maxFraction, below: inner))
             }
-            range.low = Swift.max(constant, uncapped + kp.padLeading + kp.padTrailing, fillLow == .min ? constant : fillLow &+ constant)
+            range.low = Swift.max(constant, uncapped + plan.padHorizontal, fillLow == .min ? constant : fillLow &+ constant)
             range.high = fillHigh == .max ? .max : fillHigh &+ constant
         }
         return Swift.max(plan.padTop + tallest + plan.padBottom, plan.minHeight)
@@ -428,7 +444,10 @@ extension CellMeasurer {
         case .text:
             return textNatural(row.bytes(row.range(Int(sp.pointee.valueIndex))), p, style: sp.pointee.style, slot: s, value: sp.pointee.valueIndex)
         case .textList: return textListNatural(row.range(Int(sp.pointee.valueIndex)), s, sp, p, row)
-        case .image: return imageSize(sp, row).width
+        case .image, .imageMeasured:
+            let size = imageSize(sp, row)
+            slotState[s].height = size.height
+            return size.width
         case .boxStack: return boxStackSize(sp, row).width
         case .imageFromColumn: return 0
         case .stated: return natural(s, sp, p, row)
@@ -445,6 +464,7 @@ extension CellMeasurer {
                               maxLines: sp.pointee.maxLines, slot: s, value: sp.pointee.valueIndex)
         case .textList: return textListHeight(row.range(Int(sp.pointee.valueIndex)), s, sp, p, row, columnWidth: columnWidth)
         case .image: return imageSize(sp, row).height
+        case .imageMeasured: return slotState[s].height
         case .imageFromColumn: return Swift.min(Swift.max(columnWidth, sp.pointee.imageMin), sp.pointee.imageMax)
         case .boxStack: return boxStackSize(sp, row).height
         case .stated: return itemHeight(s, sp, p, row, columnWidth: columnWidth)

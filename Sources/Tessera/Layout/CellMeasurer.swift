@@ -275,21 +275,23 @@ public final class CellMeasurer {
     }
 
     func heightUnits(kind: UInt16, _ row: RowValues) -> Int64 {
-        heightUnits(kind: kind, row, program)
+        // Not retained for each row: only `setEnvironment` replaces the program.
+        Unmanaged.passUnretained(program)._withUnsafeGuaranteedRef { heightUnits(kind: kind, row, $0) }
     }
 
     @inline(__always)
     func heightUnits(kind: UInt16, _ row: RowValues, _ p: CellProgram) -> Int64 {
         let k = profile.kindIndex(kind)
         guard k >= 0 else { return 0 }
-        let kp = p.kinds[k]
+        // Read in place, not copied for each row.
+        let kp = p.kinds.baseAddress.unsafelyUnwrapped + k
         if let planned = plannedHeight(k, kp, p, row) {
             #if TESSERA_INVARIANTS
-            precondition(planned == layoutRow(kp, p, row, cellWidth: cellWidthUnits(kp, p, row)), "a planned height differs from laying the row out")
+            precondition(planned == layoutRow(kp.pointee, p, row, cellWidth: cellWidthUnits(kp.pointee, p, row)), "a planned height differs from laying the row out")
             #endif
             return planned
         }
-        return layoutRow(kp, p, row, cellWidth: cellWidthUnits(kp, p, row))
+        return layoutRow(kp.pointee, p, row, cellWidth: cellWidthUnits(kp.pointee, p, row))
     }
 }
 
