@@ -461,7 +461,8 @@ extension TextLayoutEngine {
     /// (segment indexes; `last` is -1 for the empty line after a final mandatory break or
     /// of an empty text) until it returns false, and `compared(width, fits)` for each
     /// comparison with the limit. Every form of layout (lines, counts, one-line limits)
-    /// goes through this, so they agree to the bit.
+    /// goes through this or its summing form below, which makes the same comparisons,
+    /// so they agree to the bit.
     @inline(__always)
     static func fillLines(_ segments: UnsafeBufferPointer<PreparedSegment>, _ positions: LinePositions, limit: Double,
                           compared: (_ width: Double, _ fits: Bool) -> Void = { _, _ in },
