@@ -5,17 +5,19 @@ extension CellMeasurer {
     @inline(__always)
     func engineHeightUnits(kind: UInt16, _ row: RowValues) -> Int64 { heightUnits(kind: kind, row) }
 
-    /// Starts a bulk measurement of stored rows (valid UTF-8: the store checks on insert)
-    /// with `texts` (nil: none), stamping the rows' width ranges with `epoch` (0: leaving
-    /// them); `engineEnd` ends it.
+    /// Starts a bulk measurement of stored rows (validated: the engine checks every row it
+    /// takes, and again when parameters change) with `texts` (nil: none), stamping the
+    /// rows' width ranges with `epoch` (0: leaving them); `engineEnd` ends it.
     func engineBegin(_ texts: CellTextBatch?, epoch: UInt32 = 0) {
         scratch.pointee.trustsRows = true
+        scratch.pointee.rowsAreValid = true
         scratch.pointee.batchEpoch = epoch
         use(texts)
     }
 
     func engineEnd() {
         scratch.pointee.trustsRows = false
+        scratch.pointee.rowsAreValid = false
         scratch.pointee.batchEpoch = 0
         use(nil)
     }

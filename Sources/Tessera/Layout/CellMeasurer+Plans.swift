@@ -34,6 +34,12 @@ struct RowPlans {
         /// that is not negative and no fit column reaches its cap), the others keep their
         /// widths whatever the cell width.
         var fillFollowsWidth: Bool
+        /// Some measured item's height depends on its column's width: the rows' column
+        /// widths are worked out (else `fits` and `fractions` are empty).
+        var needsWidths: Bool
+        /// The height is the same at every cell width: no measured item whose height
+        /// depends on its column's width is in a column whose width follows the cell's.
+        var widthFree: Bool
     }
 
     /// A fit column: its width is the widest natural width of its items (`constant` for
@@ -107,6 +113,9 @@ struct RowPlans {
 
         /// Empties the buffer, keeping its memory (plain values: nothing to deinitialize).
         mutating func removeAll() { count = 0 }
+
+        /// Drops the values from `n` on (plain values).
+        mutating func removeLast(from n: Int32) { count = Swift.min(count, Int(n)) }
 
         func free() {
             base.deinitialize(count: count)
@@ -237,18 +246,27 @@ extension CellMeasurer {
         #if TESSERA_INVARIANTS
         precondition(mask == presentValues(k, kp, p, row), "a row's kept present values differ from its values")
         #endif
-        let key = UInt64(k) << 32 | UInt64(mask)
+        // Validated rows have plans of their own, whose bounds count on it (`heightBounds`).
+        let valid = scratch.pointee.rowsAreValid
+        let key = (valid ? 1 << 63 : 0) | UInt64(k) << 32 | UInt64(mask)
         let plans = scratch.pointee.plans
         var index = plans.pointee.find(key)
         if index < 0 {
             guard plans.pointee.plans.count < RowPlans.capacity else { return nil }
-            index = compilePlan(kp.pointee, p, mask)
+            index = compilePlan(kp.pointee, p, mask, valid: valid)
             plans.pointee.insert(key, index)
         }
         rowIsValidUTF8 = scratch.pointee.trustsRows || row.isValidUTF8
         let width = kp.pointee.gridMode == 0 ? p.width : kp.pointee.gridWidth
         var range = (low: width, high: width + 1)
         let height = runPlan(Int(index), p, row, width: width, wantsRange: wantsRange, range: &range)
+        #if TESSERA_INVARIANTS
+        if plans.pointee.plans[index].widthFree {
+            for other in [width / 3 + 1, 2 * width + 64] {
+                precondition(layoutRow(kp.pointee, p, row, cellWidth: other) == height, "a width-free plan's height differs at another width")
+            }
+        }
+        #endif
         if let stored {
             let low = Swift.max(range.low, 1), high = Swift.min(range.high, Int64(Int32.max))
             stored.pointee = low < high && low <= width && width < high
@@ -259,17 +277,14 @@ extension CellMeasurer {
     }
 
     /// Compiles the plan of kind `kp` for rows with present values `mask`; returns its index.
-    func compilePlan(_ kp: KindProgram, _ p: CellProgram, _ mask: UInt32) -> Int32 {
+    /// With `valid`, bounds may count on the rows having passed `validate` (text list items
+    /// and image sizes within the slot's limits).
+    func compilePlan(_ kp: KindProgram, _ p: CellProgram, _ mask: UInt32, valid: Bool) -> Int32 {
         // Reads the program in place: compiling allocates nothing but the plans' growth.
         let store = scratch.pointee.plans
         let slots = UnsafeBufferPointer(rebasing: p.slots[Int(kp.slotStart)..<Int(kp.slotStart + kp.slotCount)])
         let columns = UnsafeBufferPointer(rebasing: p.columns[Int(kp.columnStart)..<Int(kp.columnStart + kp.columnCount)])
         func present(_ s: Int) -> Bool { slots[s].isPresent(in: mask) }
-        let statedStart = Int32(store.pointee.stated.count)
-        // Buttons are measured over their state.
-        for (s, sp) in slots.enumerated() where present(s) && sp.type == .button {
-            store.pointee.stated.append(Int32(s))
-        }
         func columnPresent(_ c: ColumnProgram) -> Bool {
             c.mode == .fill || (0..<Int(c.itemCount)).contains { present(Int(p.items[Int(c.itemStart) + $0].slot)) }
         }
@@ -277,6 +292,8 @@ extension CellMeasurer {
         var previous: ColumnProgram? = nil
         let fitStart = Int32(store.pointee.fits.count), fractionStart = Int32(store.pointee.fractions.count)
         let columnStart = Int32(store.pointee.columns.count)
+        // Columns measured per row, with bounds on their heights over every row and width.
+        var measured: [(column: RowPlans.Column, least: Int64, greatest: Int64, followsWidth: Bool, readsWidth: Bool)] = []
         for (ci, c) in columns.enumerated() where columnPresent(c) {
             if let prev = previous { used += Self.gap(prev.spaceAfter, c.spaceBefore, kp.columnGap) }
             previous = c
@@ -306,6 +323,7 @@ extension CellMeasurer {
             var column = RowPlans.Column(column: Int32(ci), fixed: c.mode == .fixed ? c.fixed : -1, constant: 0, items: 0..<0)
             let itemStart = Int32(store.pointee.items.count)
             var previousItem: ItemProgram? = nil
+            var least: Int64 = 0, greatest: Int64 = 0, readsWidth = false
             for i in 0..<Int(c.itemCount) {
                 let item = p.items[Int(c.itemStart) + i]
                 let s = Int(item.slot), sp = slots[s]
@@ -319,77 +337,167 @@ extension CellMeasurer {
                     var planned = RowPlans.Item(slot: s, sp)
                     if c.mode == .fit && planned.kind == .image { planned.kind = .imageMeasured }
                     store.pointee.items.append(planned)
+                    let bounds = Self.heightBounds(planned.kind, sp, p, valid: valid)
+                    least += bounds.least
+                    greatest += bounds.greatest
+                    readsWidth = readsWidth || bounds.readsWidth
                 }
             }
             column.items = itemStart..<Int32(store.pointee.items.count)
             if column.items.isEmpty {
                 constantHeight = Swift.max(constantHeight, column.constant)
             } else {
-                store.pointee.columns.append(column)
+                // Only a fixed column and a fit column without a fraction cap keep their
+                // widths whatever the cell width.
+                let followsWidth = readsWidth && !(c.mode == .fixed || (c.mode == .fit && c.maxMode != 2))
+                measured.append((column, least + column.constant, greatest + column.constant, followsWidth, readsWidth))
             }
+        }
+        // A measured column never taller than the kind's least height (without paddings),
+        // a constant column or the measured column of the greatest least height (when it is
+        // kept) never sets the row's height: it is left out.
+        let floor = Swift.max(constantHeight, kp.minHeight - kp.padTop - kp.padBottom)
+        let witness = measured.indices.max { measured[$0].least < measured[$1].least }
+        var needsWidths = false, widthFree = true, needsState = false
+        for (i, m) in measured.enumerated() {
+            let bound = i == witness ? floor : Swift.max(floor, measured[witness!].least)
+            guard m.greatest > bound else { continue }
+            store.pointee.columns.append(m.column)
+            needsWidths = needsWidths || m.readsWidth
+            widthFree = widthFree && !m.followsWidth
+        }
+        let columnEnd = Int32(store.pointee.columns.count)
+        if !needsWidths {
+            // No kept item reads a width: the rows' column widths are not worked out, and an
+            // image in a fit column is read for its height alone.
+            store.pointee.fits.removeLast(from: fitStart)
+            store.pointee.fractions.removeLast(from: fractionStart)
+        }
+        for c in columnStart..<columnEnd {
+            for i in store.pointee.columns[c].items {
+                let item = store.pointee.items.base + Int(i)
+                if !needsWidths && item.pointee.kind == .imageMeasured { item.pointee.kind = .image }
+                needsState = needsState || item.pointee.kind == .stated
+            }
+        }
+        let fitEnd = Int32(store.pointee.fits.count)
+        for f in fitStart..<fitEnd {
+            for i in store.pointee.fits[f].items where store.pointee.items[i].kind == .stated { needsState = true }
+        }
+        // Buttons are measured over their state.
+        let statedStart = Int32(store.pointee.stated.count)
+        for (s, sp) in slots.enumerated() where needsState && present(s) && sp.type == .button {
+            store.pointee.stated.append(Int32(s))
         }
         let plan = RowPlans.Plan(
             padTop: kp.padTop, padBottom: kp.padBottom, minHeight: kp.minHeight, padHorizontal: kp.padLeading + kp.padTrailing,
             slotStart: kp.slotStart, usedConstant: used, fill: fill,
-            fits: fitStart..<Int32(store.pointee.fits.count), fractions: fractionStart..<Int32(store.pointee.fractions.count),
-            columns: columnStart..<Int32(store.pointee.columns.count), constantHeight: constantHeight, stated: statedStart..<Int32(store.pointee.stated.count),
-            fillFollowsWidth: fractionStart == Int32(store.pointee.fractions.count))
+            fits: fitStart..<fitEnd, fractions: fractionStart..<Int32(store.pointee.fractions.count),
+            columns: columnStart..<columnEnd, constantHeight: constantHeight, stated: statedStart..<Int32(store.pointee.stated.count),
+            fillFollowsWidth: fractionStart == Int32(store.pointee.fractions.count), needsWidths: needsWidths, widthFree: widthFree)
         store.pointee.plans.append(plan)
         return Int32(store.pointee.plans.count - 1)
     }
 
+    /// Past any height a row can have: an item's greatest height when it has no bound.
+    static let unboundedHeight: Int64 = 1 << 48
+
+    /// The least and greatest height of a planned item over every row that has it and every
+    /// column width, and whether its height depends on the column's width. A present text
+    /// takes at least one line and at most its line limit; a text list at least one item.
+    /// With `valid` (rows passed `validate`), a text list has at most its maximum of items
+    /// and an image a side within the slot's range.
+    static func heightBounds(_ kind: RowPlans.Item.Kind, _ sp: SlotProgram, _ p: CellProgram, valid: Bool)
+        -> (least: Int64, greatest: Int64, readsWidth: Bool)
+    {
+        let unbounded = unboundedHeight
+        func lines(_ maxLines: Int32, _ lineHeight: Int64) -> Int64 { maxLines > 0 ? Int64(maxLines) * lineHeight : unbounded }
+        switch kind {
+        case .text:
+            let lh = p.lineHeights[Int(sp.style)]
+            return (lh, lines(sp.maxLines, lh), sp.maxLines != 1)
+        case .textList:
+            // `n` items of one line up to the limit each, with the gap between them.
+            let lh = p.lineHeights[Int(sp.style)], most = lines(sp.maxLines, lh)
+            let count: Int64 = valid ? Int64(Swift.max(sp.max, 1)) : unbounded
+            guard sp.gap >= 0 else { return (-unbounded, unbounded, sp.maxLines != 1) }
+            let greatest = most >= unbounded || count >= unbounded ? unbounded : count * most + (count - 1) * sp.gap
+            return (lh, greatest, sp.maxLines != 1)
+        case .image, .imageMeasured:
+            return valid ? (sp.imageMin, sp.imageMax, false) : (0, unbounded, false)
+        case .imageFromColumn:
+            return (Swift.min(sp.imageMin, sp.imageMax), sp.imageMax, sp.imageMin < sp.imageMax)
+        case .boxStack:
+            // From one box to the slot's maximum (`boxCount` caps it).
+            let one = withUnsafePointer(to: sp) { boxStackSize($0, count: 1).height }
+            let most = withUnsafePointer(to: sp) { boxStackSize($0, count: Swift.max(sp.max, 1)).height }
+            return (Swift.min(one, most), Swift.max(one, most), false)
+        case .stated:
+            // A button: its height, or its label's lines and padding.
+            if sp.buttonHeight >= 0 { return (sp.buttonHeight, sp.buttonHeight, false) }
+            let lh = p.lineHeights[Int(sp.style)]
+            let most = lines(sp.maxLines, lh)
+            return (lh + 2 * sp.paddingVertical, most >= unbounded ? unbounded : most + 2 * sp.paddingVertical, sp.maxLines != 1)
+        }
+    }
+
     /// `layoutRow`'s height at cell width `width` through plan `index`; narrows `range`
     /// (which holds `width`) to cell widths the height holds for (see
-    /// `CellTextBatch.WidthRange`): where the fill column follows the width, each text in
-    /// it keeps its line count while its width stays inside the range its count holds for
-    /// (`lineRange`), and nothing else in the row depends on the width.
+    /// `CellTextBatch.WidthRange`): every width for a width-free plan; else where the fill
+    /// column follows the width, each text in it keeps its line count while its width stays
+    /// inside the range its count holds for (`lineRange`), and nothing else in the row
+    /// depends on the width.
     func runPlan(_ index: Int, _ p: CellProgram, _ row: RowValues, width: Int64, wantsRange: Bool,
                  range: inout (low: Int64, high: Int64)) -> Int64 {
-        let store = scratch.pointee.plans.pointee
-        let plan = store.plans.base[index]
-        let items = store.items.base
-        let slots = p.slots.baseAddress.unsafelyUnwrapped + Int(plan.slotStart)
-        for i in Int(plan.stated.lowerBound)..<Int(plan.stated.upperBound) { readSlot(Int(store.stated.base[i]), slots, row) }
+        // The plan and its lists are read in place.
+        let store = scratch.pointee.plans
+        let plan = UnsafePointer(store.pointee.plans.base + index)
+        let items = store.pointee.items.base
+        let slots = p.slots.baseAddress.unsafelyUnwrapped + Int(plan.pointee.slotStart)
+        for i in Int(plan.pointee.stated.lowerBound)..<Int(plan.pointee.stated.upperBound) { readSlot(Int(store.pointee.stated.base[i]), slots, row) }
         let widths = columnState
-        let inner = width - plan.padHorizontal
-        var used = plan.usedConstant
-        var capped = false
-        for f in Int(plan.fits.lowerBound)..<Int(plan.fits.upperBound) {
-            let fit = store.fits.base + f
-            var w = fit.pointee.constant
-            for i in Int(fit.pointee.items.lowerBound)..<Int(fit.pointee.items.upperBound) {
-                w = Swift.max(w, itemNatural(items[i], slots, p, row))
-            }
-            if fit.pointee.maxMode == 1 { w = Swift.min(w, fit.pointee.maxLength) }
-            if fit.pointee.maxMode == 2 {
-                let cap = Self.fractionCap(fit.pointee.maxFraction, inner)
-                if w > cap {
-                    w = cap
-                    capped = true
+        var follows = false, constant: Int64 = 0
+        if plan.pointee.needsWidths {
+            let inner = width - plan.pointee.padHorizontal
+            var used = plan.pointee.usedConstant
+            var capped = false
+            for f in Int(plan.pointee.fits.lowerBound)..<Int(plan.pointee.fits.upperBound) {
+                let fit = store.pointee.fits.base + f
+                var w = fit.pointee.constant
+                for i in Int(fit.pointee.items.lowerBound)..<Int(fit.pointee.items.upperBound) {
+                    w = Swift.max(w, itemNatural(items[i], slots, p, row))
                 }
+                if fit.pointee.maxMode == 1 { w = Swift.min(w, fit.pointee.maxLength) }
+                if fit.pointee.maxMode == 2 {
+                    let cap = Self.fractionCap(fit.pointee.maxFraction, inner)
+                    if w > cap {
+                        w = cap
+                        capped = true
+                    }
+                }
+                widths[Int(fit.pointee.column)].width = w
+                used += w
             }
-            widths[Int(fit.pointee.column)].width = w
-            used += w
+            let flexible = Swift.max(inner - used, 0)
+            var fractions: Int64 = 0
+            for f in Int(plan.pointee.fractions.lowerBound)..<Int(plan.pointee.fractions.upperBound) {
+                let fraction = store.pointee.fractions.base + f
+                let w = LayoutUnit.nearest(fraction.pointee.fraction * Double(flexible))
+                widths[Int(fraction.pointee.column)].width = w
+                fractions += w
+            }
+            widths[Int(plan.pointee.fill)].width = Swift.max(flexible - fractions, 0)
+            // The fill column is `width - constant` for cell widths from `constant` on.
+            constant = width - widths[Int(plan.pointee.fill)].width
+            follows = wantsRange && !plan.pointee.widthFree && plan.pointee.fillFollowsWidth && inner - used >= 0 && !capped
         }
-        let flexible = Swift.max(inner - used, 0)
-        var fractions: Int64 = 0
-        for f in Int(plan.fractions.lowerBound)..<Int(plan.fractions.upperBound) {
-            let fraction = store.fractions.base[f]
-            let w = LayoutUnit.nearest(fraction.fraction * Double(flexible))
-            widths[Int(fraction.column)].width = w
-            fractions += w
-        }
-        widths[Int(plan.fill)].width = Swift.max(flexible - fractions, 0)
-        // The fill column is `width - constant` for cell widths from `constant` on.
-        let constant = width - widths[Int(plan.fill)].width
-        var follows = wantsRange && plan.fillFollowsWidth && inner - used >= 0 && !capped
         var fillLow = Int64.min, fillHigh = Int64.max
 
-        var tallest = plan.constantHeight
-        for c in Int(plan.columns.lowerBound)..<Int(plan.columns.upperBound) {
-            let column = store.columns.base + c
+        var tallest = plan.pointee.constantHeight
+        for c in Int(plan.pointee.columns.lowerBound)..<Int(plan.pointee.columns.upperBound) {
+            let column = store.pointee.columns.base + c
             let columnWidth = column.pointee.fixed >= 0 ? column.pointee.fixed : widths[Int(column.pointee.column)].width
-            let isFill = column.pointee.column == plan.fill
+            let isFill = column.pointee.column == plan.pointee.fill
             var h = column.pointee.constant
             for i in Int(column.pointee.items.lowerBound)..<Int(column.pointee.items.upperBound) {
                 if isFill && follows { scratch.pointee.lineRange = nil }
@@ -407,18 +515,21 @@ extension CellMeasurer {
             }
             tallest = Swift.max(tallest, h)
         }
-        if follows {
+        if plan.pointee.widthFree {
+            range = (Int64.min, Int64.max)
+        } else if follows {
             // The least inner width at which no fit column capped by a fraction reaches its
             // cap (none has: `capped` is false).
             var uncapped: Int64 = 0
-            for f in Int(plan.fits.lowerBound)..<Int(plan.fits.upperBound) where store.fits.base[f].maxMode == 2 {
-                let fit = store.fits.base + f
-                uncapped = Swift.max(uncapped, Self.leastInner(reaching: widths[Int(fit.pointee.column)].width, fit.pointee.maxFraction, below: inner))
+            for f in Int(plan.pointee.fits.lowerBound)..<Int(plan.pointee.fits.upperBound) where store.pointee.fits.base[f].maxMode == 2 {
+                let fit = store.pointee.fits.base + f
+                uncapped = Swift.max(uncapped, Self.leastInner(reaching: widths[Int(fit.pointee.column)].width, fit.pointee.maxFraction,
+                                                               below: width - plan.pointee.padHorizontal))
             }
-            range.low = Swift.max(constant, uncapped + plan.padHorizontal, fillLow == .min ? constant : fillLow &+ constant)
+            range.low = Swift.max(constant, uncapped + plan.pointee.padHorizontal, fillLow == .min ? constant : fillLow &+ constant)
             range.high = fillHigh == .max ? .max : fillHigh &+ constant
         }
-        return Swift.max(plan.padTop + tallest + plan.padBottom, plan.minHeight)
+        return Swift.max(plan.pointee.padTop + tallest + plan.pointee.padBottom, plan.pointee.minHeight)
     }
 
     /// A fit column's cap at `fraction` of the inner width, as `layoutRow` computes it.

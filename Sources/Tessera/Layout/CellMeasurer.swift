@@ -34,6 +34,9 @@ public final class CellMeasurer {
         /// The rows being measured were validated by the caller (`heights(...,
         /// rowsAreValidUTF8:)`): `readSlots` does not check them again.
         var trustsRows = false
+        /// The rows being measured passed `validate` in this environment (stored rows):
+        /// plans may count on their values' limits (`CellMeasurer.heightBounds`).
+        var rowsAreValid = false
         /// Benchmark support (`CellTextLog`); nil in normal use.
         var textLog: CellTextLog? = nil
         /// The buffer of the row a text log is recording (request ranges are offsets into it).
