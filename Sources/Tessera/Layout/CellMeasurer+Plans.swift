@@ -131,8 +131,7 @@ struct RowPlans {
     var stated = Buffer<Int32>()
     /// Per kind: its text list and box stack values (bit per value), filled on first use.
     var special = Buffer<UInt32>()
-    /// Open addressing: `keys[i]` is kind << 32 | present-values mask, `indexes[i]` its plan
-    /// (-1: empty slot).
+    /// Open addressing: `keys[i]` is a plan's `key`, `indexes[i]` its plan (-1: empty slot).
     let keys = UnsafeMutablePointer<UInt64>.allocate(capacity: tableSize)
     let indexes = UnsafeMutablePointer<Int32>.allocate(capacity: tableSize)
 
@@ -151,6 +150,11 @@ struct RowPlans {
         keys.deallocate()
         indexes.deallocate()
     }
+
+    /// The key of the plan of kind `kind` for rows with present values `present`; validated
+    /// rows have plans of their own, whose bounds count on it (`CellMeasurer.heightBounds`).
+    @inline(__always)
+    static func key(kind: Int, present: UInt32, valid: Bool) -> UInt64 { (valid ? 1 << 63 : 0) | UInt64(kind) << 32 | UInt64(present) }
 
     @inline(__always)
     static func slot(_ key: UInt64) -> Int { Int(truncatingIfNeeded: (key &* 0x9E37_79B9_7F4A_7C15) >> UInt64(64 - tableBits)) }
@@ -246,9 +250,8 @@ extension CellMeasurer {
         #if TESSERA_INVARIANTS
         precondition(mask == presentValues(k, kp, p, row), "a row's kept present values differ from its values")
         #endif
-        // Validated rows have plans of their own, whose bounds count on it (`heightBounds`).
         let valid = scratch.pointee.rowsAreValid
-        let key = (valid ? 1 << 63 : 0) | UInt64(k) << 32 | UInt64(mask)
+        let key = RowPlans.key(kind: k, present: mask, valid: valid)
         let plans = scratch.pointee.plans
         var index = plans.pointee.find(key)
         if index < 0 {
