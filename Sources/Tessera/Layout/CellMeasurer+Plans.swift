@@ -19,7 +19,8 @@ struct RowPlans {
         var padHorizontal: Int64
         /// Where the kind's slot programs start.
         var slotStart: Int32
-        /// Fixed column widths and the gaps between present columns.
+        /// Fixed column widths, those of fit columns of boxes, and the gaps between present
+        /// columns.
         var usedConstant: Int64
         /// Local index of the fill column.
         var fill: Int32
@@ -42,6 +43,14 @@ struct RowPlans {
         var widthFree: Bool
     }
 
+    /// A column measured per row while a plan is compiled, with the least and greatest
+    /// height it can have, whether its width follows the cell's and whether an item reads it.
+    struct Measured {
+        var column: Column
+        var least: Int64, greatest: Int64
+        var followsWidth: Bool, readsWidth: Bool
+    }
+
     /// A fit column: its width is the widest natural width of its items (`constant` for
     /// boxes), capped as the column says.
     struct Fit {
@@ -59,7 +68,8 @@ struct RowPlans {
     }
 
     /// A present column: its height is `constant` (gaps, boxes, one-line texts) plus its
-    /// items' heights at its width (`fixed` when a fixed column, else -1: computed).
+    /// items' heights at its width (`fixed` when the same for every row: a fixed column or
+    /// a fit column of boxes; else -1: computed).
     struct Column {
         var column: Int32
         var fixed: Int64
@@ -129,6 +139,8 @@ struct RowPlans {
     var columns = Buffer<Column>()
     var items = Buffer<Item>()
     var stated = Buffer<Int32>()
+    /// Scratch of `compilePlan`.
+    var measured = Buffer<Measured>()
     /// Per kind: its text list and box stack values (bit per value), filled on first use.
     var special = Buffer<UInt32>()
     /// Open addressing: `keys[i]` is a plan's `key`, `indexes[i]` its plan (-1: empty slot).
@@ -146,7 +158,7 @@ struct RowPlans {
     }
 
     func free() {
-        plans.free(); fits.free(); fractions.free(); columns.free(); items.free(); stated.free(); special.free()
+        plans.free(); fits.free(); fractions.free(); columns.free(); items.free(); stated.free(); measured.free(); special.free()
         keys.deallocate()
         indexes.deallocate()
     }
@@ -285,60 +297,69 @@ extension CellMeasurer {
     func compilePlan(_ kp: KindProgram, _ p: CellProgram, _ mask: UInt32, valid: Bool) -> Int32 {
         // Reads the program in place: compiling allocates nothing but the plans' growth.
         let store = scratch.pointee.plans
-        let slots = UnsafeBufferPointer(rebasing: p.slots[Int(kp.slotStart)..<Int(kp.slotStart + kp.slotCount)])
-        let columns = UnsafeBufferPointer(rebasing: p.columns[Int(kp.columnStart)..<Int(kp.columnStart + kp.columnCount)])
-        func present(_ s: Int) -> Bool { slots[s].isPresent(in: mask) }
-        func columnPresent(_ c: ColumnProgram) -> Bool {
-            c.mode == .fill || (0..<Int(c.itemCount)).contains { present(Int(p.items[Int(c.itemStart) + $0].slot)) }
-        }
+        let slots = p.slots.baseAddress.unsafelyUnwrapped + Int(kp.slotStart)
+        let columns = p.columns.baseAddress.unsafelyUnwrapped + Int(kp.columnStart)
+        let programItems = p.items.baseAddress.unsafelyUnwrapped
+        func present(_ s: Int32) -> Bool { slots[Int(s)].isPresent(in: mask) }
         var used: Int64 = 0, fill: Int32 = 0, constantHeight: Int64 = 0
-        var previous: ColumnProgram? = nil
+        var previous: UnsafePointer<ColumnProgram>? = nil
         let fitStart = Int32(store.pointee.fits.count), fractionStart = Int32(store.pointee.fractions.count)
         let columnStart = Int32(store.pointee.columns.count)
         // Columns measured per row, with bounds on their heights over every row and width.
-        var measured: [(column: RowPlans.Column, least: Int64, greatest: Int64, followsWidth: Bool, readsWidth: Bool)] = []
-        for (ci, c) in columns.enumerated() where columnPresent(c) {
-            if let prev = previous { used += Self.gap(prev.spaceAfter, c.spaceBefore, kp.columnGap) }
-            previous = c
-            switch c.mode {
-            case .fixed: used += c.fixed
+        store.pointee.measured.removeAll()
+        for ci in 0..<Int(kp.columnCount) {
+            let c = columns + ci
+            let items = programItems + Int(c.pointee.itemStart)
+            guard c.pointee.mode == .fill || (0..<Int(c.pointee.itemCount)).contains(where: { present(items[$0].slot) }) else { continue }
+            if let prev = previous { used += Self.gap(prev.pointee.spaceAfter, c.pointee.spaceBefore, kp.columnGap) }
+            previous = UnsafePointer(c)
+            var width: Int64 = -1
+            switch c.pointee.mode {
+            case .fixed:
+                width = c.pointee.fixed
+                used += width
             case .fit:
                 // The widest natural width of the present items (a fill button asks for none).
-                var fit = RowPlans.Fit(column: Int32(ci), constant: 0, items: 0..<0, maxMode: c.maxMode, maxLength: c.maxLength, maxFraction: c.maxFraction)
+                var fit = RowPlans.Fit(column: Int32(ci), constant: 0, items: 0..<0, maxMode: c.pointee.maxMode, maxLength: c.pointee.maxLength,
+                                       maxFraction: c.pointee.maxFraction)
                 let itemStart = Int32(store.pointee.items.count)
-                for i in 0..<Int(c.itemCount) {
-                    let s = Int(p.items[Int(c.itemStart) + i].slot)
-                    let sp = slots[s]
+                for i in 0..<Int(c.pointee.itemCount) {
+                    let sp = slots + Int(items[i].slot)
                     // A fill button asks for no width, an image sized by its column for none.
-                    guard present(s), !(sp.type == .button && sp.flag), !(sp.type == .image && sp.flag) else { continue }
-                    if sp.type == .box {
-                        fit.constant = Swift.max(fit.constant, sp.width)
+                    guard present(items[i].slot), !(sp.pointee.type == .button && sp.pointee.flag), !(sp.pointee.type == .image && sp.pointee.flag) else { continue }
+                    if sp.pointee.type == .box {
+                        fit.constant = Swift.max(fit.constant, sp.pointee.width)
                     } else {
-                        store.pointee.items.append(RowPlans.Item(slot: s, sp))
+                        store.pointee.items.append(RowPlans.Item(slot: Int(items[i].slot), sp.pointee))
                     }
                 }
                 fit.items = itemStart..<Int32(store.pointee.items.count)
-                store.pointee.fits.append(fit)
-            case .fraction: store.pointee.fractions.append(RowPlans.Fraction(column: Int32(ci), fraction: c.fraction))
+                if fit.items.isEmpty && fit.maxMode != 2 {
+                    // Boxes alone, capped by a length at most: the same width for every row.
+                    width = fit.maxMode == 1 ? Swift.min(fit.constant, fit.maxLength) : fit.constant
+                    used += width
+                } else {
+                    store.pointee.fits.append(fit)
+                }
+            case .fraction: store.pointee.fractions.append(RowPlans.Fraction(column: Int32(ci), fraction: c.pointee.fraction))
             case .fill: fill = Int32(ci)
             }
             // Heights: gaps, boxes and one-line texts are constants.
-            var column = RowPlans.Column(column: Int32(ci), fixed: c.mode == .fixed ? c.fixed : -1, constant: 0, items: 0..<0)
+            var column = RowPlans.Column(column: Int32(ci), fixed: width, constant: 0, items: 0..<0)
             let itemStart = Int32(store.pointee.items.count)
-            var previousItem: ItemProgram? = nil
+            var previousItem: UnsafePointer<ItemProgram>? = nil
             var least: Int64 = 0, greatest: Int64 = 0, readsWidth = false
-            for i in 0..<Int(c.itemCount) {
-                let item = p.items[Int(c.itemStart) + i]
-                let s = Int(item.slot), sp = slots[s]
-                guard present(s) else { continue }
-                if let prev = previousItem { column.constant += Self.gap(prev.spaceAfter, item.spaceBefore, c.gap) }
+            for i in 0..<Int(c.pointee.itemCount) {
+                let item = items + i, s = Int(item.pointee.slot), sp = slots + s
+                guard present(item.pointee.slot) else { continue }
+                if let prev = previousItem { column.constant += Self.gap(prev.pointee.spaceAfter, item.pointee.spaceBefore, c.pointee.gap) }
                 previousItem = item
-                switch sp.type {
-                case .box: column.constant += sp.height
-                case .text where sp.maxLines == 1: column.constant += p.lineHeights[Int(sp.style)]
+                switch sp.pointee.type {
+                case .box: column.constant += sp.pointee.height
+                case .text where sp.pointee.maxLines == 1: column.constant += p.lineHeights[Int(sp.pointee.style)]
                 default:
-                    var planned = RowPlans.Item(slot: s, sp)
-                    if c.mode == .fit && planned.kind == .image { planned.kind = .imageMeasured }
+                    var planned = RowPlans.Item(slot: s, sp.pointee)
+                    if c.pointee.mode == .fit && planned.kind == .image { planned.kind = .imageMeasured }
                     store.pointee.items.append(planned)
                     let bounds = Self.heightBounds(planned.kind, sp, p, valid: valid)
                     least += bounds.least
@@ -352,19 +373,22 @@ extension CellMeasurer {
             } else {
                 // Only a fixed column and a fit column without a fraction cap keep their
                 // widths whatever the cell width.
-                let followsWidth = readsWidth && !(c.mode == .fixed || (c.mode == .fit && c.maxMode != 2))
-                measured.append((column, least + column.constant, greatest + column.constant, followsWidth, readsWidth))
+                let followsWidth = readsWidth && !(c.pointee.mode == .fixed || (c.pointee.mode == .fit && c.pointee.maxMode != 2))
+                store.pointee.measured.append(RowPlans.Measured(column: column, least: least + column.constant, greatest: greatest + column.constant,
+                                                                followsWidth: followsWidth, readsWidth: readsWidth))
             }
         }
         // A measured column never taller than the kind's least height (without paddings),
         // a constant column or the measured column of the greatest least height (when it is
         // kept) never sets the row's height: it is left out.
+        let measured = store.pointee.measured
         let floor = Swift.max(constantHeight, kp.minHeight - kp.padTop - kp.padBottom)
-        let witness = measured.indices.max { measured[$0].least < measured[$1].least }
+        var witness: Int32 = -1
+        for i in 0..<Int32(measured.count) where witness < 0 || measured[i].least > measured[witness].least { witness = i }
         var needsWidths = false, widthFree = true, needsState = false
-        for (i, m) in measured.enumerated() {
-            let bound = i == witness ? floor : Swift.max(floor, measured[witness!].least)
-            guard m.greatest > bound else { continue }
+        for i in 0..<Int32(measured.count) {
+            let m = measured[i]
+            guard m.greatest > (i == witness ? floor : Swift.max(floor, measured[witness].least)) else { continue }
             store.pointee.columns.append(m.column)
             needsWidths = needsWidths || m.readsWidth
             widthFree = widthFree && !m.followsWidth
@@ -389,7 +413,7 @@ extension CellMeasurer {
         }
         // Buttons are measured over their state.
         let statedStart = Int32(store.pointee.stated.count)
-        for (s, sp) in slots.enumerated() where needsState && present(s) && sp.type == .button {
+        for s in 0..<Int(kp.slotCount) where needsState && slots[s].type == .button && present(Int32(s)) {
             store.pointee.stated.append(Int32(s))
         }
         let plan = RowPlans.Plan(
@@ -410,10 +434,10 @@ extension CellMeasurer {
     /// takes at least one line and at most its line limit; a text list at least one item.
     /// With `valid` (rows passed `validate`), a text list has at most its maximum of items
     /// and an image a side within the slot's range.
-    static func heightBounds(_ kind: RowPlans.Item.Kind, _ sp: SlotProgram, _ p: CellProgram, valid: Bool)
+    static func heightBounds(_ kind: RowPlans.Item.Kind, _ slot: UnsafePointer<SlotProgram>, _ p: CellProgram, valid: Bool)
         -> (least: Int64, greatest: Int64, readsWidth: Bool)
     {
-        let unbounded = unboundedHeight
+        let sp = slot.pointee, unbounded = unboundedHeight
         func lines(_ maxLines: Int32, _ lineHeight: Int64) -> Int64 { maxLines > 0 ? Int64(maxLines) * lineHeight : unbounded }
         switch kind {
         case .text:
@@ -432,8 +456,7 @@ extension CellMeasurer {
             return (Swift.min(sp.imageMin, sp.imageMax), sp.imageMax, sp.imageMin < sp.imageMax)
         case .boxStack:
             // From one box to the slot's maximum (`boxCount` caps it).
-            let one = withUnsafePointer(to: sp) { boxStackSize($0, count: 1).height }
-            let most = withUnsafePointer(to: sp) { boxStackSize($0, count: Swift.max(sp.max, 1)).height }
+            let one = boxStackSize(slot, count: 1).height, most = boxStackSize(slot, count: Swift.max(sp.max, 1)).height
             return (Swift.min(one, most), Swift.max(one, most), false)
         case .stated:
             // A button: its height, or its label's lines and padding.
