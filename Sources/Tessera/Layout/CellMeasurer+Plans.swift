@@ -5,11 +5,13 @@
 /// keeps it folded into constants and lists of what is left to do per row: natural widths
 /// of fit columns, fraction and fill widths, and the heights of texts and of items sized
 /// by their values. Environment changes measure every row again; with plans each row costs
-/// its texts and a few additions rather than a walk over its kind's program.
+/// its texts and a few additions rather than a walk over its kind's program. A column that
+/// can never be the tallest (`heightBounds`) is left out, and with it, when no kept item
+/// reads a width, the widths themselves: such a plan's height holds at every width.
 ///
 /// Plans are compiled per program (`setEnvironment` drops them) and bounded in number;
-/// a row without one (a table full, a "content"-wide grid item, a text log in use) goes
-/// through `layoutRow`. Both give the same height to the bit; builds with
+/// a row without one (a table full, a "content"-wide grid item whose plan reads a width, a
+/// text log in use) goes through `layoutRow`. Both give the same height to the bit; builds with
 /// TESSERA_INVARIANTS check every planned height against `layoutRow`.
 struct RowPlans {
     /// A kind with a set of present values, specialised.
@@ -249,7 +251,7 @@ extension CellMeasurer {
     /// The row's height through its plan (compiled on first use), or nil when it has none.
     @inline(__always)
     func plannedHeight(_ k: Int, _ kp: UnsafePointer<KindProgram>, _ p: CellProgram, _ row: RowValues) -> Int64? {
-        guard kp.pointee.gridMode != 2, scratch.pointee.textLog == nil else { return nil }
+        guard scratch.pointee.textLog == nil else { return nil }
         let wantsRange = scratch.pointee.batchEpoch != 0 && kp.pointee.gridMode == 0
         var stored: UnsafeMutablePointer<CellTextBatch.WidthRange>? = nil
         if wantsRange, let batch = scratch.pointee.batch, scratch.pointee.batchRow < batch.pointee.widthRanges.count {
@@ -271,15 +273,18 @@ extension CellMeasurer {
             index = compilePlan(kp.pointee, p, mask, valid: valid)
             plans.pointee.insert(key, index)
         }
+        // A "content"-wide grid item's width is its columns' natural widths: only a plan
+        // that reads no width measures it.
+        if kp.pointee.gridMode == 2 && plans.pointee.plans[index].needsWidths { return nil }
         rowIsValidUTF8 = scratch.pointee.trustsRows || row.isValidUTF8
-        let width = kp.pointee.gridMode == 0 ? p.width : kp.pointee.gridWidth
+        let width = kp.pointee.gridMode == 0 ? p.width : kp.pointee.gridMode == 1 ? kp.pointee.gridWidth : 0
         var range = (low: width, high: width + 1)
         let height = runPlan(Int(index), p, row, width: width, wantsRange: wantsRange, range: &range)
         #if TESSERA_INVARIANTS
+        // Two other widths (no array: measuring allocates nothing).
         if plans.pointee.plans[index].widthFree {
-            for other in [width / 3 + 1, 2 * width + 64] {
-                precondition(layoutRow(kp.pointee, p, row, cellWidth: other) == height, "a width-free plan's height differs at another width")
-            }
+            precondition(layoutRow(kp.pointee, p, row, cellWidth: width / 3 + 1) == height && layoutRow(kp.pointee, p, row, cellWidth: 2 * width + 64) == height,
+                         "a width-free plan's height differs at another width")
         }
         #endif
         if let stored {
@@ -301,23 +306,24 @@ extension CellMeasurer {
         let columns = p.columns.baseAddress.unsafelyUnwrapped + Int(kp.columnStart)
         let programItems = p.items.baseAddress.unsafelyUnwrapped
         func present(_ s: Int32) -> Bool { slots[Int(s)].isPresent(in: mask) }
-        var used: Int64 = 0, fill: Int32 = 0, constantHeight: Int64 = 0
+        // Widths: present columns (in the column state), fixed widths, fit and fraction
+        // columns, the gaps between them.
+        let widths = columnState
+        var used: Int64 = 0, fill: Int32 = 0
         var previous: UnsafePointer<ColumnProgram>? = nil
         let fitStart = Int32(store.pointee.fits.count), fractionStart = Int32(store.pointee.fractions.count)
-        let columnStart = Int32(store.pointee.columns.count)
-        // Columns measured per row, with bounds on their heights over every row and width.
-        store.pointee.measured.removeAll()
         for ci in 0..<Int(kp.columnCount) {
             let c = columns + ci
             let items = programItems + Int(c.pointee.itemStart)
-            guard c.pointee.mode == .fill || (0..<Int(c.pointee.itemCount)).contains(where: { present(items[$0].slot) }) else { continue }
+            widths[ci].present = c.pointee.mode == .fill || (0..<Int(c.pointee.itemCount)).contains { present(items[$0].slot) }
+            widths[ci].width = -1
+            guard widths[ci].present else { continue }
             if let prev = previous { used += Self.gap(prev.pointee.spaceAfter, c.pointee.spaceBefore, kp.columnGap) }
             previous = UnsafePointer(c)
-            var width: Int64 = -1
             switch c.pointee.mode {
             case .fixed:
-                width = c.pointee.fixed
-                used += width
+                widths[ci].width = c.pointee.fixed
+                used += c.pointee.fixed
             case .fit:
                 // The widest natural width of the present items (a fill button asks for none).
                 var fit = RowPlans.Fit(column: Int32(ci), constant: 0, items: 0..<0, maxMode: c.pointee.maxMode, maxLength: c.pointee.maxLength,
@@ -336,16 +342,41 @@ extension CellMeasurer {
                 fit.items = itemStart..<Int32(store.pointee.items.count)
                 if fit.items.isEmpty && fit.maxMode != 2 {
                     // Boxes alone, capped by a length at most: the same width for every row.
-                    width = fit.maxMode == 1 ? Swift.min(fit.constant, fit.maxLength) : fit.constant
-                    used += width
+                    widths[ci].width = fit.maxMode == 1 ? Swift.min(fit.constant, fit.maxLength) : fit.constant
+                    used += widths[ci].width
                 } else {
                     store.pointee.fits.append(fit)
                 }
             case .fraction: store.pointee.fractions.append(RowPlans.Fraction(column: Int32(ci), fraction: c.pointee.fraction))
             case .fill: fill = Int32(ci)
             }
-            // Heights: gaps, boxes and one-line texts are constants.
-            var column = RowPlans.Column(column: Int32(ci), fixed: width, constant: 0, items: 0..<0)
+        }
+        // A grid item of its own width whose fit columns are all of boxes: every column has
+        // the same width in every row (and heights follow the item's width).
+        let gridWidths = kp.gridMode == 1 && fitStart == Int32(store.pointee.fits.count)
+        if gridWidths {
+            let inner = kp.gridWidth - kp.padLeading - kp.padTrailing
+            let flexible = Swift.max(inner - used, 0)
+            var fractions: Int64 = 0
+            for f in fractionStart..<Int32(store.pointee.fractions.count) {
+                let fraction = store.pointee.fractions[f]
+                widths[Int(fraction.column)].width = LayoutUnit.nearest(fraction.fraction * Double(flexible))
+                fractions += widths[Int(fraction.column)].width
+            }
+            widths[Int(fill)].width = Swift.max(flexible - fractions, 0)
+        }
+
+        // Heights: gaps, boxes, one-line texts, buttons of a set height and images sized by a
+        // known column width are constants; the other items are measured per row, and the
+        // columns that hold some with bounds on their heights over every row and width.
+        var constantHeight: Int64 = 0
+        let columnStart = Int32(store.pointee.columns.count)
+        store.pointee.measured.removeAll()
+        for ci in 0..<Int(kp.columnCount) where widths[ci].present {
+            let c = columns + ci
+            let items = programItems + Int(c.pointee.itemStart)
+            let known = widths[ci].width
+            var column = RowPlans.Column(column: Int32(ci), fixed: known, constant: 0, items: 0..<0)
             let itemStart = Int32(store.pointee.items.count)
             var previousItem: UnsafePointer<ItemProgram>? = nil
             var least: Int64 = 0, greatest: Int64 = 0, readsWidth = false
@@ -357,6 +388,9 @@ extension CellMeasurer {
                 switch sp.pointee.type {
                 case .box: column.constant += sp.pointee.height
                 case .text where sp.pointee.maxLines == 1: column.constant += p.lineHeights[Int(sp.pointee.style)]
+                case .button where sp.pointee.buttonHeight >= 0: column.constant += sp.pointee.buttonHeight
+                case .image where sp.pointee.flag && (known >= 0 || sp.pointee.imageMin >= sp.pointee.imageMax):
+                    column.constant += Swift.min(Swift.max(known, sp.pointee.imageMin), sp.pointee.imageMax)
                 default:
                     var planned = RowPlans.Item(slot: s, sp.pointee)
                     if c.pointee.mode == .fit && planned.kind == .image { planned.kind = .imageMeasured }
@@ -371,9 +405,10 @@ extension CellMeasurer {
             if column.items.isEmpty {
                 constantHeight = Swift.max(constantHeight, column.constant)
             } else {
-                // Only a fixed column and a fit column without a fraction cap keep their
-                // widths whatever the cell width.
-                let followsWidth = readsWidth && !(c.pointee.mode == .fixed || (c.pointee.mode == .fit && c.pointee.maxMode != 2))
+                // A column of a known width reads none; of the others only a fit column
+                // without a fraction cap keeps its width whatever the cell width.
+                readsWidth = readsWidth && known < 0
+                let followsWidth = readsWidth && !(c.pointee.mode == .fit && c.pointee.maxMode != 2)
                 store.pointee.measured.append(RowPlans.Measured(column: column, least: least + column.constant, greatest: greatest + column.constant,
                                                                 followsWidth: followsWidth, readsWidth: readsWidth))
             }
@@ -385,7 +420,7 @@ extension CellMeasurer {
         let floor = Swift.max(constantHeight, kp.minHeight - kp.padTop - kp.padBottom)
         var witness: Int32 = -1
         for i in 0..<Int32(measured.count) where witness < 0 || measured[i].least > measured[witness].least { witness = i }
-        var needsWidths = false, widthFree = true, needsState = false
+        var needsWidths = false, widthFree = !gridWidths, needsState = false
         for i in 0..<Int32(measured.count) {
             let m = measured[i]
             guard m.greatest > (i == witness ? floor : Swift.max(floor, measured[witness].least)) else { continue }
