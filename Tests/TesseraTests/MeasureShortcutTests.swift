@@ -21,6 +21,16 @@ import Testing
         }
     }
 
+    /// The written-out Default_Ignorable_Code_Point ranges are the standard library's.
+    @Test func defaultIgnorablesAreTheStandardLibrarys() {
+        var differing: [UInt32] = []
+        for v in UInt32(0)...0x10FFFF {
+            guard let scalar = Unicode.Scalar(v) else { continue }
+            if isDefaultIgnorable(v) != scalar.properties.isDefaultIgnorableCodePoint { differing.append(v) }
+        }
+        #expect(differing.isEmpty, "\(differing.prefix(8).map { String($0, radix: 16) })")
+    }
+
     @Test func trustedRowsMeasureAsChecked() throws {
         let profile = try Profile.load(path: "Profiles/george.json")
         let m = try CellMeasurer(profile: profile, environment: LayoutEnvironment(width: 375, platform: .ios))

@@ -200,7 +200,7 @@ public final class Font: Sendable {
         let hasGDEF = glyphClasses != nil
         for scalar in text.unicodeScalars {
             let v = scalar.value
-            if v >= 0xAD, scalar.properties.isDefaultIgnorableCodePoint { continue }
+            if isDefaultIgnorable(v) { continue }
             let g = characterMap.glyph(v)
             let isMark: Bool
             if hasGDEF {
