@@ -333,15 +333,16 @@ extension CellMeasurer {
                     let sp = slots + Int(items[i].slot)
                     // A fill button asks for no width, an image sized by its column for none.
                     guard present(items[i].slot), !(sp.pointee.type == .button && sp.pointee.flag), !(sp.pointee.type == .image && sp.pointee.flag) else { continue }
-                    if sp.pointee.type == .box {
-                        fit.constant = Swift.max(fit.constant, sp.pointee.width)
+                    if let w = Self.constantNatural(sp, valid: valid) {
+                        fit.constant = Swift.max(fit.constant, w)
                     } else {
                         store.pointee.items.append(RowPlans.Item(slot: Int(items[i].slot), sp.pointee))
                     }
                 }
                 fit.items = itemStart..<Int32(store.pointee.items.count)
                 if fit.items.isEmpty && fit.maxMode != 2 {
-                    // Boxes alone, capped by a length at most: the same width for every row.
+                    // Items of one width alone, capped by a length at most: the same width for
+                    // every row.
                     widths[ci].width = fit.maxMode == 1 ? Swift.min(fit.constant, fit.maxLength) : fit.constant
                     used += widths[ci].width
                 } else {
@@ -391,9 +392,12 @@ extension CellMeasurer {
                 case .button where sp.pointee.buttonHeight >= 0: column.constant += sp.pointee.buttonHeight
                 case .image where sp.pointee.flag && (known >= 0 || sp.pointee.imageMin >= sp.pointee.imageMax):
                     column.constant += Swift.min(Swift.max(known, sp.pointee.imageMin), sp.pointee.imageMax)
+                case .image where !sp.pointee.flag && valid && sp.pointee.imageMin == sp.pointee.imageMax:
+                    column.constant += sp.pointee.imageMin
                 default:
                     var planned = RowPlans.Item(slot: s, sp.pointee)
-                    if c.pointee.mode == .fit && planned.kind == .image { planned.kind = .imageMeasured }
+                    // An image read for its natural width keeps its height.
+                    if c.pointee.mode == .fit && planned.kind == .image && Self.constantNatural(sp, valid: valid) == nil { planned.kind = .imageMeasured }
                     store.pointee.items.append(planned)
                     let bounds = Self.heightBounds(planned.kind, sp, p, valid: valid)
                     least += bounds.least
@@ -459,6 +463,16 @@ extension CellMeasurer {
             fillFollowsWidth: fractionStart == Int32(store.pointee.fractions.count), needsWidths: needsWidths, widthFree: widthFree)
         store.pointee.plans.append(plan)
         return Int32(store.pointee.plans.count - 1)
+    }
+
+    /// A fit item's natural width when it is the same in every row that has it (a box, a
+    /// vertical box stack, a validated image of one size), else nil: measured per row.
+    static func constantNatural(_ sp: UnsafePointer<SlotProgram>, valid: Bool) -> Int64? {
+        switch sp.pointee.type {
+        case .box, .boxStack where sp.pointee.flag: sp.pointee.width
+        case .image where valid && sp.pointee.imageMin == sp.pointee.imageMax: sp.pointee.imageMin
+        default: nil
+        }
     }
 
     /// Past any height a row can have: an item's greatest height when it has no bound.
