@@ -16,6 +16,8 @@
 struct RowPlans {
     /// A kind with a set of present values, specialised.
     struct Plan {
+        /// The cell width rows are laid out at (`CellMeasurer.planWidth`).
+        var width: Int64
         var padTop: Int64, padBottom: Int64, minHeight: Int64
         /// The kind's leading and trailing padding together.
         var padHorizontal: Int64
@@ -62,6 +64,8 @@ struct RowPlans {
         var maxMode: UInt8
         var maxLength: Int64
         var maxFraction: Double
+        /// `maxFraction` of the plan's inner width (`fractionCap`).
+        var cap: Int64
     }
 
     struct Fraction {
@@ -277,9 +281,9 @@ extension CellMeasurer {
         // that reads no width measures it.
         if kp.pointee.gridMode == 2 && plans.pointee.plans[index].needsWidths { return nil }
         rowIsValidUTF8 = scratch.pointee.trustsRows || row.isValidUTF8
-        let width = kp.pointee.gridMode == 0 ? p.width : kp.pointee.gridMode == 1 ? kp.pointee.gridWidth : 0
+        let width = plans.pointee.plans[index].width
         var range = (low: width, high: width + 1)
-        let height = runPlan(Int(index), p, row, width: width, wantsRange: wantsRange, range: &range)
+        let height = runPlan(Int(index), p, row, wantsRange: wantsRange, range: &range)
         #if TESSERA_INVARIANTS
         // Two other widths (no array: measuring allocates nothing).
         if plans.pointee.plans[index].widthFree {
@@ -302,6 +306,7 @@ extension CellMeasurer {
     func compilePlan(_ kp: KindProgram, _ p: CellProgram, _ mask: UInt32, valid: Bool) -> Int32 {
         // Reads the program in place: compiling allocates nothing but the plans' growth.
         let store = scratch.pointee.plans
+        let width = Self.planWidth(kp, p)
         let slots = p.slots.baseAddress.unsafelyUnwrapped + Int(kp.slotStart)
         let columns = p.columns.baseAddress.unsafelyUnwrapped + Int(kp.columnStart)
         let programItems = p.items.baseAddress.unsafelyUnwrapped
@@ -327,7 +332,7 @@ extension CellMeasurer {
             case .fit:
                 // The widest natural width of the present items (a fill button asks for none).
                 var fit = RowPlans.Fit(column: Int32(ci), constant: 0, items: 0..<0, maxMode: c.pointee.maxMode, maxLength: c.pointee.maxLength,
-                                       maxFraction: c.pointee.maxFraction)
+                                       maxFraction: c.pointee.maxFraction, cap: Self.fractionCap(c.pointee.maxFraction, width - kp.padLeading - kp.padTrailing))
                 let itemStart = Int32(store.pointee.items.count)
                 for i in 0..<Int(c.pointee.itemCount) {
                     let sp = slots + Int(items[i].slot)
@@ -356,7 +361,7 @@ extension CellMeasurer {
         // the same width in every row (and heights follow the item's width).
         let gridWidths = kp.gridMode == 1 && fitStart == Int32(store.pointee.fits.count)
         if gridWidths {
-            let inner = kp.gridWidth - kp.padLeading - kp.padTrailing
+            let inner = width - kp.padLeading - kp.padTrailing
             let flexible = Swift.max(inner - used, 0)
             var fractions: Int64 = 0
             for f in fractionStart..<Int32(store.pointee.fractions.count) {
@@ -456,7 +461,7 @@ extension CellMeasurer {
             store.pointee.stated.append(Int32(s))
         }
         let plan = RowPlans.Plan(
-            padTop: kp.padTop, padBottom: kp.padBottom, minHeight: kp.minHeight, padHorizontal: kp.padLeading + kp.padTrailing,
+            width: width, padTop: kp.padTop, padBottom: kp.padBottom, minHeight: kp.minHeight, padHorizontal: kp.padLeading + kp.padTrailing,
             slotStart: kp.slotStart, usedConstant: used, fill: fill,
             fits: fitStart..<fitEnd, fractions: fractionStart..<Int32(store.pointee.fractions.count),
             columns: columnStart..<columnEnd, constantHeight: constantHeight, stated: statedStart..<Int32(store.pointee.stated.count),
@@ -516,17 +521,17 @@ extension CellMeasurer {
         }
     }
 
-    /// `layoutRow`'s height at cell width `width` through plan `index`; narrows `range`
-    /// (which holds `width`) to cell widths the height holds for (see
+    /// `layoutRow`'s height at the plan's cell width `width` through plan `index`; narrows
+    /// `range` (which holds `width`) to cell widths the height holds for (see
     /// `CellTextBatch.WidthRange`): every width for a width-free plan; else where the fill
     /// column follows the width, each text in it keeps its line count while its width stays
     /// inside the range its count holds for (`lineRange`), and nothing else in the row
     /// depends on the width.
-    func runPlan(_ index: Int, _ p: CellProgram, _ row: RowValues, width: Int64, wantsRange: Bool,
-                 range: inout (low: Int64, high: Int64)) -> Int64 {
+    func runPlan(_ index: Int, _ p: CellProgram, _ row: RowValues, wantsRange: Bool, range: inout (low: Int64, high: Int64)) -> Int64 {
         // The plan and its lists are read in place.
         let store = scratch.pointee.plans
         let plan = UnsafePointer(store.pointee.plans.base + index)
+        let width = plan.pointee.width
         let items = store.pointee.items.base
         let slots = p.slots.baseAddress.unsafelyUnwrapped + Int(plan.pointee.slotStart)
         for i in Int(plan.pointee.stated.lowerBound)..<Int(plan.pointee.stated.upperBound) { readSlot(Int(store.pointee.stated.base[i]), slots, row) }
@@ -543,12 +548,9 @@ extension CellMeasurer {
                     w = Swift.max(w, itemNatural(items[i], slots, p, row))
                 }
                 if fit.pointee.maxMode == 1 { w = Swift.min(w, fit.pointee.maxLength) }
-                if fit.pointee.maxMode == 2 {
-                    let cap = Self.fractionCap(fit.pointee.maxFraction, inner)
-                    if w > cap {
-                        w = cap
-                        capped = true
-                    }
+                if fit.pointee.maxMode == 2 && w > fit.pointee.cap {
+                    w = fit.pointee.cap
+                    capped = true
                 }
                 widths[Int(fit.pointee.column)].width = w
                 used += w
@@ -572,12 +574,13 @@ extension CellMeasurer {
         for c in Int(plan.pointee.columns.lowerBound)..<Int(plan.pointee.columns.upperBound) {
             let column = store.pointee.columns.base + c
             let columnWidth = column.pointee.fixed >= 0 ? column.pointee.fixed : widths[Int(column.pointee.column)].width
-            let isFill = column.pointee.column == plan.pointee.fill
+            // The fill column's texts bound the range.
+            var tracks = follows && column.pointee.column == plan.pointee.fill
             var h = column.pointee.constant
             for i in Int(column.pointee.items.lowerBound)..<Int(column.pointee.items.upperBound) {
-                if isFill && follows { scratch.pointee.lineRange = nil }
+                if tracks { scratch.pointee.lineRange = nil }
                 h += itemHeight(items[i], slots, p, row, columnWidth: columnWidth)
-                if isFill && follows {
+                if tracks {
                     // The text's limit is `max(w, 1) / 64 + 1/64` for a column `w` units wide.
                     if items[i].kind == .text, let lines = scratch.pointee.lineRange {
                         if lines.low.isFinite { fillLow = Swift.max(fillLow, Int64((64 * Double(lines.low) - 1).rounded(.up))) }
@@ -585,6 +588,7 @@ extension CellMeasurer {
                         if lines.high.isFinite { fillHigh = Swift.min(fillHigh, Int64((64 * Double(lines.high) - 1).rounded(.up))) }
                     } else {
                         follows = false
+                        tracks = false
                     }
                 }
             }
@@ -606,6 +610,10 @@ extension CellMeasurer {
         }
         return Swift.max(plan.pointee.padTop + tallest + plan.pointee.padBottom, plan.pointee.minHeight)
     }
+
+    /// The cell width rows of kind `kp` are laid out at: the content width, or a grid item's
+    /// own width (a "content"-wide item's plan reads no width: 0).
+    static func planWidth(_ kp: KindProgram, _ p: CellProgram) -> Int64 { kp.gridMode == 0 ? p.width : kp.gridMode == 1 ? kp.gridWidth : 0 }
 
     /// A fit column's cap at `fraction` of the inner width, as `layoutRow` computes it.
     @inline(__always)
