@@ -528,24 +528,32 @@ extension CellMeasurer {
     /// inside the range its count holds for (`lineRange`), and nothing else in the row
     /// depends on the width.
     func runPlan(_ index: Int, _ p: CellProgram, _ row: RowValues, wantsRange: Bool, range: inout (low: Int64, high: Int64)) -> Int64 {
-        // The plan and its lists are read in place.
+        // The plan and its lists are read in place, through pointers taken once (a call
+        // does not make them load again), with plain loops (no range checks).
         let store = scratch.pointee.plans
         let plan = UnsafePointer(store.pointee.plans.base + index)
+        let items = store.pointee.items.base, fits = store.pointee.fits.base, columns = store.pointee.columns.base
         let width = plan.pointee.width
-        let items = store.pointee.items.base
         let slots = p.slots.baseAddress.unsafelyUnwrapped + Int(plan.pointee.slotStart)
-        for i in Int(plan.pointee.stated.lowerBound)..<Int(plan.pointee.stated.upperBound) { readSlot(Int(store.pointee.stated.base[i]), slots, row) }
+        var s = Int(plan.pointee.stated.lowerBound)
+        while s < Int(plan.pointee.stated.upperBound) {
+            readSlot(Int(store.pointee.stated.base[s]), slots, row)
+            s &+= 1
+        }
         let widths = columnState
         var follows = false, constant: Int64 = 0
         if plan.pointee.needsWidths {
             let inner = width - plan.pointee.padHorizontal
             var used = plan.pointee.usedConstant
             var capped = false
-            for f in Int(plan.pointee.fits.lowerBound)..<Int(plan.pointee.fits.upperBound) {
-                let fit = store.pointee.fits.base + f
+            var f = Int(plan.pointee.fits.lowerBound)
+            while f < Int(plan.pointee.fits.upperBound) {
+                let fit = fits + f
                 var w = fit.pointee.constant
-                for i in Int(fit.pointee.items.lowerBound)..<Int(fit.pointee.items.upperBound) {
+                var i = Int(fit.pointee.items.lowerBound)
+                while i < Int(fit.pointee.items.upperBound) {
                     w = Swift.max(w, itemNatural(items[i], slots, p, row))
+                    i &+= 1
                 }
                 if fit.pointee.maxMode == 1 { w = Swift.min(w, fit.pointee.maxLength) }
                 if fit.pointee.maxMode == 2 && w > fit.pointee.cap {
@@ -554,14 +562,17 @@ extension CellMeasurer {
                 }
                 widths[Int(fit.pointee.column)].width = w
                 used += w
+                f &+= 1
             }
             let flexible = Swift.max(inner - used, 0)
             var fractions: Int64 = 0
-            for f in Int(plan.pointee.fractions.lowerBound)..<Int(plan.pointee.fractions.upperBound) {
+            f = Int(plan.pointee.fractions.lowerBound)
+            while f < Int(plan.pointee.fractions.upperBound) {
                 let fraction = store.pointee.fractions.base + f
                 let w = LayoutUnit.nearest(fraction.pointee.fraction * Double(flexible))
                 widths[Int(fraction.pointee.column)].width = w
                 fractions += w
+                f &+= 1
             }
             widths[Int(plan.pointee.fill)].width = Swift.max(flexible - fractions, 0)
             // The fill column is `width - constant` for cell widths from `constant` on.
@@ -571,13 +582,15 @@ extension CellMeasurer {
         var fillLow = Int64.min, fillHigh = Int64.max
 
         var tallest = plan.pointee.constantHeight
-        for c in Int(plan.pointee.columns.lowerBound)..<Int(plan.pointee.columns.upperBound) {
-            let column = store.pointee.columns.base + c
+        var c = Int(plan.pointee.columns.lowerBound)
+        while c < Int(plan.pointee.columns.upperBound) {
+            let column = columns + c
             let columnWidth = column.pointee.fixed >= 0 ? column.pointee.fixed : widths[Int(column.pointee.column)].width
             // The fill column's texts bound the range.
             var tracks = follows && column.pointee.column == plan.pointee.fill
             var h = column.pointee.constant
-            for i in Int(column.pointee.items.lowerBound)..<Int(column.pointee.items.upperBound) {
+            var i = Int(column.pointee.items.lowerBound)
+            while i < Int(column.pointee.items.upperBound) {
                 if tracks { scratch.pointee.lineRange = nil }
                 h += itemHeight(items[i], slots, p, row, columnWidth: columnWidth)
                 if tracks {
@@ -591,8 +604,10 @@ extension CellMeasurer {
                         tracks = false
                     }
                 }
+                i &+= 1
             }
             tallest = Swift.max(tallest, h)
+            c &+= 1
         }
         if plan.pointee.widthFree {
             range = (Int64.min, Int64.max)
@@ -600,10 +615,14 @@ extension CellMeasurer {
             // The least inner width at which no fit column capped by a fraction reaches its
             // cap (none has: `capped` is false).
             var uncapped: Int64 = 0
-            for f in Int(plan.pointee.fits.lowerBound)..<Int(plan.pointee.fits.upperBound) where store.pointee.fits.base[f].maxMode == 2 {
-                let fit = store.pointee.fits.base + f
-                uncapped = Swift.max(uncapped, Self.leastInner(reaching: widths[Int(fit.pointee.column)].width, fit.pointee.maxFraction,
-                                                               below: width - plan.pointee.padHorizontal))
+            var f = Int(plan.pointee.fits.lowerBound)
+            while f < Int(plan.pointee.fits.upperBound) {
+                let fit = fits + f
+                if fit.pointee.maxMode == 2 {
+                    uncapped = Swift.max(uncapped, Self.leastInner(reaching: widths[Int(fit.pointee.column)].width, fit.pointee.maxFraction,
+                                                                   below: width - plan.pointee.padHorizontal))
+                }
+                f &+= 1
             }
             range.low = Swift.max(constant, uncapped + plan.pointee.padHorizontal, fillLow == .min ? constant : fillLow &+ constant)
             range.high = fillHigh == .max ? .max : fillHigh &+ constant
