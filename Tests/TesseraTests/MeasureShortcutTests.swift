@@ -31,6 +31,21 @@ import Testing
         #expect(differing.isEmpty, "\(differing.prefix(8).map { String($0, radix: 16) })")
     }
 
+    /// A block's mapped bits, found by walking the character map's runs, are those of
+    /// asking for each scalar's glyph, over the BMP and past it.
+    @Test func mappedBitsAreGlyphsOfEachScalar() throws {
+        for path in ["/usr/share/fonts/truetype/roboto/unhinted/RobotoTTF/Roboto-Regular.ttf",
+                     "/usr/share/fonts/truetype/droid/DroidSansFallbackFull.ttf", "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf"] {
+            let map = try Font(path: path).characterMap
+            for block in 0..<(0x20000 >> 6) {
+                let base = UInt32(block << 6)
+                var expected: UInt64 = 0
+                for k in 0..<UInt32(64) where map.glyph(base + k) != 0 { expected |= 1 << UInt64(k) }
+                #expect(map.mappedBits(from: base) == expected, "\(path) block \(String(base, radix: 16))")
+            }
+        }
+    }
+
     @Test func trustedRowsMeasureAsChecked() throws {
         let profile = try Profile.load(path: "Profiles/george.json")
         let m = try CellMeasurer(profile: profile, environment: LayoutEnvironment(width: 375, platform: .ios))

@@ -1031,10 +1031,11 @@ struct FaceCoverage {
     }
 
     func fill(_ block: Int) {
+        let mapped = face.characterMap.mappedBits(from: UInt32(block << 6))
         var word: UInt64 = 0
         for k in 0..<64 {
             let v = UInt32(block << 6 | k)
-            if (v < 0xD800 || v > 0xDFFF) && (isDefaultIgnorable(v) || face.characterMap.glyph(v) != 0) { word |= 1 << UInt64(k) }
+            if (v < 0xD800 || v > 0xDFFF) && (isDefaultIgnorable(v) || mapped & (1 << UInt64(k)) != 0) { word |= 1 << UInt64(k) }
         }
         bits[block] = word
         bits[1024 + block >> 6] |= 1 << UInt64(block & 63)

@@ -29,6 +29,32 @@ struct CharacterMap: Sendable {
         return glyphs[i] &+ UInt16(truncatingIfNeeded: c - starts[i])
     }
 
+    /// Bit `k` set where `base + k` (k < 64) has a glyph, for a `base` that is a multiple
+    /// of 64: one search, then the runs in order (what 64 calls of `glyph` give).
+    func mappedBits(from base: UInt32) -> UInt64 {
+        var bits: UInt64 = 0
+        if base < Self.directLimit {
+            for k in 0..<UInt32(64) where direct[Int(base + k)] != 0 { bits |= 1 << UInt64(k) }
+            return bits
+        }
+        // The first run ending at or after `base`.
+        var lo = 0, hi = ends.count
+        while lo < hi {
+            let mid = (lo + hi) >> 1
+            if ends[mid] < base { lo = mid + 1 } else { hi = mid }
+        }
+        let end = base + 63
+        while lo < starts.count && starts[lo] <= end {
+            var c = Swift.max(starts[lo], base)
+            while c <= Swift.min(ends[lo], end) {
+                if glyphs[lo] &+ UInt16(truncatingIfNeeded: c - starts[lo]) != 0 { bits |= 1 << UInt64(c - base) }
+                c += 1
+            }
+            lo += 1
+        }
+        return bits
+    }
+
     var runCount: Int { starts.count }
 
     init(_ cmap: FontData, glyphCount: Int) throws(TesseraError) {
