@@ -498,37 +498,38 @@ struct CellTextBatchBuilder {
         for v in 0..<Swift.min(Int(kp.valueCount), slotsPerRow) {
             let s = Int(kp.slotStart) + Int(p.valueSlots[Int(kp.valueStart) + v])
             guard keeps[s] else { continue }
-            let sp = p.slots[s]
+            // Two fields read in place, not the slot program copied per value.
+            let style = p.slots[s].style, isList = p.slots[s].type == .textList
             let range = row.range(v)
             guard !range.isEmpty, range.count <= Int(Int32.max) else { continue }
             let f = Int32(columns.head.count)
             func keep(_ r: Range<Int>) {
                 columns.head.append(f)
-                columns.style.append(sp.style)
+                columns.style.append(style)
                 columns.length.append(Int32(r.count))
                 columns.segmentStart.append(Int32(columns.segments.count))
-                columns.measuredIn.append(UInt16(sp.style))
+                columns.measuredIn.append(UInt16(style))
                 let text = row.bytes(r)
-                let widest = engine.prepare(text, p.styles[Int(sp.style)])
+                let widest = engine.prepare(text, p.styles[Int(style)])
                 columns.widest.append(widest)
                 let segments = engine.caches.pointee.segments.buffer
                 columns.segments.append(contentsOf: segments)
                 var flags: UInt8 = CellTextBatch.nonNegative(segments) ? CellTextBatch.View.nonNegative : 0
                 if engine.caches.pointee.preparedFromASCIITables {
                     // Every byte printable ASCII, mapped by the primary face (most list text).
-                    flags |= CellTextBatch.View.printableASCII | (coverages[Int(sp.style)] != nil ? CellTextBatch.View.mappedAlone : 0)
+                    flags |= CellTextBatch.View.printableASCII | (coverages[Int(style)] != nil ? CellTextBatch.View.mappedAlone : 0)
                 } else if let b = text.baseAddress?.assumingMemoryBound(to: UInt8.self) {
                     if FaceCoverage.printableASCIIPrefix(b, text.count) == text.count { flags |= CellTextBatch.View.printableASCII }
-                    if let coverage = coverages[Int(sp.style)], coverage.mapsAll(b, text.count) { flags |= CellTextBatch.View.mappedAlone }
+                    if let coverage = coverages[Int(style)], coverage.mapsAll(b, text.count) { flags |= CellTextBatch.View.mappedAlone }
                 }
                 #if TESSERA_INVARIANTS
                 if engine.caches.pointee.preparedFromASCIITables, let b = text.baseAddress?.assumingMemoryBound(to: UInt8.self) {
-                    precondition(FaceCoverage.printableASCIIPrefix(b, text.count) == text.count && coverages[Int(sp.style)]?.mapsAll(b, text.count) == true)
+                    precondition(FaceCoverage.printableASCIIPrefix(b, text.count) == text.count && coverages[Int(style)]?.mapsAll(b, text.count) == true)
                 }
                 #endif
                 columns.flags.append(flags)
             }
-            if sp.type == .textList {
+            if isList {
                 var from = range.lowerBound
                 while let item = CellMeasurer.nextItem(row.utf8, from: from, end: range.upperBound) {
                     keep(item)

@@ -232,7 +232,11 @@ extension CellMeasurer {
         if scratch.pointee.trustsRows {
             // Checked offsets: in bounds and non-decreasing.
             let o = row.offsets.baseAddress.unsafelyUnwrapped
-            for v in 0..<Swift.max(count, 0) where o[v + 1] > o[v] { mask |= 1 << UInt32(v) }
+            var v = 0
+            while v < count {
+                if o[v + 1] > o[v] { mask |= 1 << UInt32(v) }
+                v &+= 1
+            }
         } else {
             for v in 0..<Swift.max(count, 0) where !row.range(v).isEmpty { mask |= 1 << UInt32(v) }
         }
