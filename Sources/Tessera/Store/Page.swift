@@ -174,13 +174,29 @@ struct Page {
         tess_prefetch(ids + guess)
     }
 
-    /// Starts loading the whole page (loading only the rows from its first change on
-    /// measured no faster).
-    @inline(__always) func prefetch() {
-        var offset = 0
-        while offset < layout.bytes {
-            tess_prefetch(base + offset)
-            offset &+= 64
+    /// Starts loading what rewriting the page from row `first` on reads: each column's
+    /// rows `first..<count` (the heights from `first`'s group, whose sum is redone) and
+    /// the group sums; the rows before stay where they are and are not read.
+    @inline(__always) func prefetch(from first: Int, count: Int) {
+        tess_prefetch(base)
+        let group = first / Self.groupRows * Self.groupRows
+        prefetchColumn(heightLow, group, count)
+        prefetchColumn(heightHigh, group, count)
+        prefetchColumn(kinds, first, count)
+        prefetchColumn(flags, first, count)
+        prefetchColumn(ids, first, count)
+        prefetchColumn(versions, first, count)
+        prefetchColumn(text, first, count)
+        if layout.hasItems { prefetchColumn(itemHeights, first, count) }
+    }
+
+    @inline(__always) func prefetchColumn<T>(_ column: UnsafeMutablePointer<T>, _ from: Int, _ to: Int) {
+        guard from < to else { return }
+        var line = UInt(bitPattern: column + from) & ~63
+        let end = UInt(bitPattern: column + to)
+        while line < end {
+            tess_prefetch(UnsafeRawPointer(bitPattern: line))
+            line &+= 64
         }
     }
 
@@ -210,15 +226,20 @@ struct Page {
 
     /// Sum of the heights of rows `from..<to`, in 1/64 pt.
     func heightSum(_ from: Int, _ to: Int) -> Int64 {
-        // Eight lanes per plane, reduced once (a lane adds at most 512 values of a 4096-row
-        // page: no overflow in 32 bits).
-        var lows = SIMD8<UInt32>(), highs = SIMD8<UInt32>(), i = from
-        while i &+ 8 <= to {
-            lows &+= SIMD8<UInt32>(truncatingIfNeeded: UnsafeRawPointer(heightLow + i).loadUnaligned(as: SIMD8<UInt16>.self))
-            highs &+= SIMD8<UInt32>(truncatingIfNeeded: UnsafeRawPointer(heightHigh + i).loadUnaligned(as: SIMD8<UInt8>.self))
+        // Sixteen lanes per plane, reduced once (a lane adds at most 256 values of a
+        // 4096-row page: no overflow in 32 bits, nor in 16 bits for the 8-bit plane).
+        var lows = SIMD16<UInt32>(), highs = SIMD16<UInt16>(), i = from
+        while i &+ 16 <= to {
+            lows &+= SIMD16<UInt32>(truncatingIfNeeded: UnsafeRawPointer(heightLow + i).loadUnaligned(as: SIMD16<UInt16>.self))
+            highs &+= SIMD16<UInt16>(truncatingIfNeeded: UnsafeRawPointer(heightHigh + i).loadUnaligned(as: SIMD16<UInt8>.self))
+            i &+= 16
+        }
+        var low = UInt64(lows.wrappedSum()), high = UInt64(SIMD16<UInt32>(truncatingIfNeeded: highs).wrappedSum())
+        if i &+ 8 <= to {
+            low &+= UInt64(SIMD8<UInt32>(truncatingIfNeeded: UnsafeRawPointer(heightLow + i).loadUnaligned(as: SIMD8<UInt16>.self)).wrappedSum())
+            high &+= UInt64(SIMD8<UInt32>(truncatingIfNeeded: UnsafeRawPointer(heightHigh + i).loadUnaligned(as: SIMD8<UInt8>.self)).wrappedSum())
             i &+= 8
         }
-        var low = UInt64(lows.wrappedSum()), high = UInt64(highs.wrappedSum())
         let l = heightLow, h = heightHigh
         for i in i..<max(i, to) {
             low &+= UInt64(l[i])

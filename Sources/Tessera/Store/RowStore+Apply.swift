@@ -171,6 +171,37 @@ struct CapturedRows {
     }
 }
 
+/// Where one page's rows go when it is rewritten in place: runs of staying rows (old slot,
+/// new position, length) and the new positions of added rows (plan entry, new position).
+/// Allocated once per batch, big enough for any page: a page has at most one run per row
+/// plus one, and no more added rows than the batch.
+struct PagePlan {
+    typealias Run = (from: Int, to: Int, count: Int)
+    let runs: UnsafeMutablePointer<Run>
+    let placed: UnsafeMutablePointer<(entry: Int, slot: Int)>
+    var runCount = 0, placedCount = 0
+
+    init(pageCapacity: Int, added: Int) {
+        runs = .allocate(capacity: pageCapacity + 1)
+        placed = .allocate(capacity: max(added, 1))
+    }
+
+    func deallocate() {
+        runs.deallocate()
+        placed.deallocate()
+    }
+
+    @inline(__always) mutating func run(_ from: Int, _ to: Int, _ count: Int) {
+        runs[runCount] = (from, to, count)
+        runCount &+= 1
+    }
+
+    @inline(__always) mutating func place(_ entry: Int, _ slot: Int) {
+        placed[placedCount] = (entry, slot)
+        placedCount &+= 1
+    }
+}
+
 extension RowStore {
     /// Checks what applying `plan` with the new rows `rows` (indexed by new position) will
     /// read: the inserted and updated rows' kinds, heights and text, and the capacity.
@@ -253,6 +284,8 @@ extension RowStore {
         version &+= 1
         contentMutations &+= 1
         index.reserve(count + batch.inserts.count)
+        // Page changes mark their tree nodes; each marked node is refreshed once at the end.
+        tree.deferring = true
         // Index work of each path: the merge removes and adds entries for changed rows
         // only; the rebuild clears the index and adds every new row.
         if plan.removed.count + plan.added.count + batch.moves.count > batch.newCount {
@@ -260,7 +293,9 @@ extension RowStore {
         } else {
             merge(plan, rows)
         }
+        tree.deferring = true  // a rebuild's tree is new
         applyUpdates(batch, rows, mode)
+        tree.flushSummaries()
         if text.deadBytes > max(text.liveBytes, 1 << 20) { compactText() }
     }
 
@@ -360,16 +395,24 @@ extension RowStore {
         var leaf = tree.firstLeaf
         var oldStart = 0, stayRank = 0, ri = 0, ai = 0, carry = 0
         var shrank = false
-        // Per page, reused: runs of staying rows (old slot, new position, length) and the
-        // new positions of added rows (plan entry, new position).
-        var runs: [(from: Int, to: Int, count: Int)] = [], placed: [(entry: Int, slot: Int)] = []
+        var pagePlan = PagePlan(pageCapacity: pageCapacity, added: plan.added.count)
+        defer { pagePlan.deallocate() }
         while leaf != HeightTree.none {
             let next = tree.leaves[Int(leaf)].next
             let old = rowCount(ofLeaf: leaf), oldEnd = oldStart + old
             let (re, ae, stayHere) = plan.extent(ofPage: oldStart..<oldEnd, stayRank: stayRank, ri, ai)
             // The next page, and the index slots and values of the rows about to be added,
             // load while this page is rewritten.
-            if next != HeightTree.none { page(ofLeaf: next).prefetch() }
+            if next != HeightTree.none {
+                // From its first change on: its first removed row, or where its first added
+                // row goes (at least the staying rows before it; rows carried into it are
+                // rare and load on demand).
+                let n = rowCount(ofLeaf: next)
+                var first = n
+                if re < plan.removed.count { first = min(first, plan.removed[re] - oldEnd) }
+                if ae < plan.added.count { first = min(first, max(plan.rank(ae) - stayRank - stayHere, 0)) }
+                page(ofLeaf: next).prefetch(from: first, count: n)
+            }
             for a in ae..<min(ae + 8, plan.added.count) {
                 let m = Int(plan.addedMove[a])
                 if m >= 0 {
@@ -408,7 +451,7 @@ extension RowStore {
             }
             if carry > 0 || (changed && total > 0 && total - spill.pull - spill.push <= pageCapacity) {
                 precondition(total - spill.pull - spill.push <= pageCapacity, "RowStore.apply: a chain of pages handing rows on ran out of room")
-                rewriteInPlace(leaf, oldStart: oldStart, stayRank: stayRank, removed: ri..<re, added: ai..<ae, spill, plan, rows, moved, &runs, &placed)
+                rewriteInPlace(leaf, oldStart: oldStart, stayRank: stayRank, removed: ri..<re, added: ai..<ae, spill, plan, rows, moved, &pagePlan)
                 if total - spill.pull - spill.push < old { shrank = true }
             } else if changed {
                 let page = page(ofLeaf: leaf), oldHeight = tree.leaves[Int(leaf)].height
@@ -483,16 +526,15 @@ extension RowStore {
     /// height sums are kept.
     mutating func rewriteInPlace(
         _ leaf: UInt32, oldStart: Int, stayRank: Int, removed: Range<Int>, added: Range<Int>, _ spill: Spill,
-        _ plan: ApplyPlan, _ rows: RowColumns, _ moved: CapturedRows,
-        _ runs: inout [(from: Int, to: Int, count: Int)], _ placed: inout [(entry: Int, slot: Int)]
+        _ plan: ApplyPlan, _ rows: RowColumns, _ moved: CapturedRows, _ pagePlan: inout PagePlan
     ) {
         let page = page(ofLeaf: leaf), old = rowCount(ofLeaf: leaf), oldHeight = tree.leaves[Int(leaf)].height
-        runs.removeAll(keepingCapacity: true)
-        placed.removeAll(keepingCapacity: true)
+        pagePlan.runCount = 0
+        pagePlan.placedCount = 0
         // Positions among the page's own new rows.
         var rank = stayRank, a = added.lowerBound, r = removed.lowerBound, slot = 0, to = 0
         while a < added.upperBound, plan.rank(a) <= rank {
-            placed.append((a, to))
+            pagePlan.place(a, to)
             to += 1
             a += 1
         }
@@ -504,12 +546,12 @@ extension RowStore {
             }
             var end = r < removed.upperBound ? plan.removed[r] - oldStart : old
             if a < added.upperBound { end = min(end, slot + plan.rank(a) - rank) }
-            runs.append((slot, to, end - slot))
+            pagePlan.run(slot, to, end - slot)
             to += end - slot
             rank += end - slot
             slot = end
             while a < added.upperBound, plan.rank(a) <= rank {
-                placed.append((a, to))
+                pagePlan.place(a, to)
                 to += 1
                 a += 1
             }
@@ -519,6 +561,8 @@ extension RowStore {
         let keep = to - spill.push, shift = spill.carry - spill.pull, count = to + shift - spill.push
         precondition(spill.carry == 0 || spill.pull == 0, "RowStore.apply: a page takes rows from both sides")
         let prevPage = spill.pull > 0 ? self.page(ofLeaf: spill.prev) : page, prevCount = spill.pull > 0 ? rowCount(ofLeaf: spill.prev) : 0
+        let runs = UnsafeBufferPointer(start: pagePlan.runs, count: pagePlan.runCount)
+        let placed = UnsafeBufferPointer(start: pagePlan.placed, count: pagePlan.placedCount)
         if spill.pull + spill.push > 0 {
             for run in runs {
                 let lead = min(max(spill.pull - run.to, 0), run.count)

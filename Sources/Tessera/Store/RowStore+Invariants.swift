@@ -55,6 +55,7 @@ extension RowStore {
 extension HeightTree {
     func _checkInvariants() {
         #if TESSERA_INVARIANTS
+        precondition(!deferring && dirtyCount == 0, "summaries left deferred: \(dirtyCount) nodes marked")
         precondition(parent(ofNode: root) == Self.none, "root has a parent")
         if childCount(root) == 0 {
             precondition(level(root) == 1 && firstLeaf == Self.none && lastLeaf == Self.none, "empty tree with leaves")
