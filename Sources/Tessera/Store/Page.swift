@@ -174,6 +174,18 @@ struct Page {
         tess_prefetch(ids + guess)
     }
 
+    /// Starts loading every column of row `i` (its id too when `ids`).
+    @inline(__always) func prefetchColumns(_ i: Int, ids withIDs: Bool) {
+        if withIDs { tess_prefetch(ids + i) }
+        tess_prefetch(heightLow + i)
+        tess_prefetch(heightHigh + i)
+        tess_prefetch(kinds + i)
+        tess_prefetch(flags + i)
+        tess_prefetch(versions + i)
+        tess_prefetch(text + i)
+        if layout.hasItems { tess_prefetch(itemHeights + i) }
+    }
+
     /// Starts loading what rewriting the page from row `first` on reads: each column's
     /// rows `first..<count` (the heights from `first`'s group, whose sum is redone) and
     /// the group sums; the rows before stay where they are and are not read.

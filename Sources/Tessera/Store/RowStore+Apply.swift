@@ -318,10 +318,10 @@ extension RowStore {
                 leaf = tree.leaves[Int(leaf)].next
             }
             found.append((leaf, Int32(i - leafStart)))
-            if found.count <= 16 { prefetchRow(found[found.count - 1]) }
+            if found.count <= 16 { prefetchRow(found[found.count - 1], all: plan.removedMove[found.count - 1] >= 0) }
         }
         for r in 0..<n {
-            if r + 16 < n { prefetchRow(found[r + 16]) }
+            if r + 16 < n { prefetchRow(found[r + 16], all: plan.removedMove[r + 16] >= 0) }
             if r + 8 < n {
                 let (l, slot) = (found[r + 8].leaf, Int(found[r + 8].slot)), page = page(ofLeaf: l)
                 index.prefetch(page.ids[slot])
@@ -341,10 +341,14 @@ extension RowStore {
         return captured
     }
 
-    @inline(__always) func prefetchRow(_ at: (leaf: UInt32, slot: Int32)) {
+    /// Starts loading the id and text reference of a removed row, and for a move source
+    /// (`all`) every other column too, since it is captured whole.
+    @inline(__always) func prefetchRow(_ at: (leaf: UInt32, slot: Int32), all: Bool) {
         let page = page(ofLeaf: at.leaf), s = Int(at.slot)
         tess_prefetch(page.ids + s)
         tess_prefetch(page.text + s)
+        guard all else { return }
+        page.prefetchColumns(s, ids: false)
     }
 
     /// Writes the row of added entry `a` of the plan at `slot` of `page` (on `leaf`) and
@@ -706,7 +710,8 @@ extension RowStore {
         var leaf = HeightTree.none, delta: Int64 = 0
         for (k, j) in updated.enumerated() {
             if k + 8 < n {
-                tess_prefetch(page(ofLeaf: found[k + 8].leaf).text + Int(found[k + 8].slot))
+                // The row's columns are rewritten: load them with its text reference.
+                page(ofLeaf: found[k + 8].leaf).prefetchColumns(Int(found[k + 8].slot), ids: false)
                 Self.prefetchRow(rows, updated[k + 8], text: updated[k + 4])
             }
             if k + 4 < n { text.prefetch(page(ofLeaf: found[k + 4].leaf).text[Int(found[k + 4].slot)]) }
