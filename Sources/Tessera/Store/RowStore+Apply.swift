@@ -179,16 +179,32 @@ struct PagePlan {
     typealias Run = (from: Int, to: Int, count: Int)
     let runs: UnsafeMutablePointer<Run>
     let placed: UnsafeMutablePointer<(entry: Int, slot: Int)>
-    var runCount = 0, placedCount = 0
+    /// Starts that would leave a run in place, with the rows each leaves in place; only
+    /// the first `maximumCandidates` distinct ones count (a page rarely has more).
+    let candidates: UnsafeMutablePointer<(start: Int, rows: Int)>
+    var runCount = 0, placedCount = 0, candidateCount = 0
+    static let maximumCandidates = 16
 
     init(pageCapacity: Int, added: Int) {
         runs = .allocate(capacity: pageCapacity + 1)
         placed = .allocate(capacity: max(added, 1))
+        candidates = .allocate(capacity: Self.maximumCandidates)
     }
 
     func deallocate() {
         runs.deallocate()
         placed.deallocate()
+        candidates.deallocate()
+    }
+
+    @inline(__always) mutating func tally(_ start: Int, _ rows: Int) {
+        for c in 0..<candidateCount where candidates[c].start == start {
+            candidates[c].rows &+= rows
+            return
+        }
+        guard candidateCount < Self.maximumCandidates else { return }
+        candidates[candidateCount] = (start, rows)
+        candidateCount &+= 1
     }
 
     @inline(__always) mutating func run(_ from: Int, _ to: Int, _ count: Int) {
@@ -389,7 +405,7 @@ extension RowStore {
         let moved = detachRemoved(plan)
         if tree.firstLeaf == HeightTree.none, !plan.added.isEmpty {
             // Rows into an empty store: one empty page to attach them to.
-            tree.insertLeaf(tree.allocateLeaf(page: Page.allocate(layout).base), after: HeightTree.none)
+            tree.insertLeaf(tree.allocateLeaf(page: Page.allocate(layout, start: appendStart).base), after: HeightTree.none)
         }
         let scratchPage = Page(scratch, layout)
         // Rows handed on wait in one buffer while the next page fills the other (the
@@ -399,6 +415,7 @@ extension RowStore {
         var leaf = tree.firstLeaf
         var oldStart = 0, stayRank = 0, ri = 0, ai = 0, carry = 0
         var shrank = false
+        var prefetchedAdded = 0
         var pagePlan = PagePlan(pageCapacity: pageCapacity, added: plan.added.count)
         defer { pagePlan.deallocate() }
         while leaf != HeightTree.none {
@@ -417,7 +434,8 @@ extension RowStore {
                 if ae < plan.added.count { first = min(first, max(plan.rank(ae) - stayRank - stayHere, 0)) }
                 page(ofLeaf: next).prefetch(from: first, count: n)
             }
-            for a in ae..<min(ae + 8, plan.added.count) {
+            // Each added row's loads are started once, about a page ahead.
+            for a in max(ae, prefetchedAdded)..<max(ae, min(ae + 8, plan.added.count)) {
                 let m = Int(plan.addedMove[a])
                 if m >= 0 {
                     index.prefetch(moved.ids[Int(moved.order[m])])
@@ -426,6 +444,7 @@ extension RowStore {
                     Self.prefetchRow(rows, plan.added[a], text: plan.added[a])
                 }
             }
+            prefetchedAdded = max(prefetchedAdded, min(ae + 8, plan.added.count))
             let total = carry + stayHere + (ae - ai), changed = re > ri || ae > ai
             var spill = Spill(carry: carry, carried: carried, pushed: carried)
             if total > pageCapacity {
@@ -564,7 +583,15 @@ extension RowStore {
         // the rest to slot position + `shift` here.
         let keep = to - spill.push, shift = spill.carry - spill.pull, count = to + shift - spill.push
         precondition(spill.carry == 0 || spill.pull == 0, "RowStore.apply: a page takes rows from both sides")
-        let prevPage = spill.pull > 0 ? self.page(ofLeaf: spill.prev) : page, prevCount = spill.pull > 0 ? rowCount(ofLeaf: spill.prev) : 0
+        var prevPage = page
+        let prevCount = spill.pull > 0 ? rowCount(ofLeaf: spill.prev) : 0
+        if spill.pull > 0 {
+            prevPage = self.page(ofLeaf: spill.prev)
+            // The page before takes rows at its end: its rows go to the front if needed.
+            if prevPage.start + prevCount + spill.pull > pageCapacity {
+                prevPage = prevPage.moved(toStart: pageCapacity - prevCount - spill.pull, count: prevCount)
+            }
+        }
         let runs = UnsafeBufferPointer(start: pagePlan.runs, count: pagePlan.runCount)
         let placed = UnsafeBufferPointer(start: pagePlan.placed, count: pagePlan.placedCount)
         if spill.pull + spill.push > 0 {
@@ -581,28 +608,44 @@ extension RowStore {
                 }
             }
         }
-        // What stays in the page, and the first slot whose row changes.
-        var first = min(old, count)
-        func inPage(_ run: (from: Int, to: Int, count: Int)) -> (from: Int, to: Int, count: Int) {
-            let lo = max(run.to, spill.pull), hi = min(run.to + run.count, keep)
-            return (run.from + lo - run.to, lo + shift, max(hi - lo, 0))
-        }
+        // Each run's part that stays in this page, at its slot there.
+        var parts = 0
         for run in runs {
-            let part = inPage(run)
-            if part.to < part.from, part.count > 0 {
-                page.copyRows(from: page, at: part.from, to: part.to, count: part.count)
-                first = min(first, part.to)
+            let lo = max(run.to, spill.pull), hi = min(run.to + run.count, keep)
+            if hi > lo {
+                pagePlan.runs[parts] = (run.from + lo - run.to, lo + shift, hi - lo)
+                parts &+= 1
             }
         }
-        for run in runs.reversed() {
-            let part = inPage(run)
-            if part.to > part.from, part.count > 0 {
-                page.copyRows(from: page, at: part.from, to: part.to, count: part.count)
-                first = min(first, part.from)
-            }
+        let staying = UnsafeBufferPointer(start: pagePlan.runs, count: parts)
+        // The new start: the one that leaves the most staying rows where they are (a run
+        // stays put when start + new slot = old start + old slot), among those that fit;
+        // else the old start, clamped. A row's content changes at its new slot when that
+        // differs from its old one; the first such slot is where group sums are redone.
+        let latest = pageCapacity - count
+        var start = min(page.start, latest), best = 0
+        var first = min(old, count)
+        pagePlan.candidateCount = 0
+        for part in staying {
+            let candidate = page.start &+ part.from &- part.to
+            if candidate >= 0, candidate <= latest { pagePlan.tally(candidate, part.count) }
+            if part.to != part.from { first = min(first, part.to, part.from) }
         }
+        for c in 0..<pagePlan.candidateCount where pagePlan.candidates[c].rows > best {
+            (start, best) = pagePlan.candidates[c]
+        }
+        let target = Page(page.base, layout, start: start), slide = start - page.start
+        // Runs moving towards the front go in ascending order, those moving back in
+        // descending order, so none overwrites a run not yet moved.
+        for part in staying where slide &+ part.to < part.from {
+            target.copyRows(from: page, at: part.from, to: part.to, count: part.count)
+        }
+        for part in staying.reversed() where slide &+ part.to > part.from {
+            target.copyRows(from: page, at: part.from, to: part.to, count: part.count)
+        }
+        if start != page.start { target.setStart(start) }
         if spill.carry > 0 {
-            page.copyRows(from: spill.carried, at: 0, to: 0, count: spill.carry)
+            target.copyRows(from: spill.carried, at: 0, to: 0, count: spill.carry)
             first = 0
         }
         for (entry, position) in placed {
@@ -611,7 +654,7 @@ extension RowStore {
             } else if position >= keep {
                 writeAdded(entry, plan, rows, moved, into: spill.pushed, at: position - keep, leaf: spill.next)
             } else {
-                writeAdded(entry, plan, rows, moved, into: page, at: position + shift, leaf: leaf)
+                writeAdded(entry, plan, rows, moved, into: target, at: position + shift, leaf: leaf)
                 first = min(first, position + shift)
             }
         }
@@ -619,7 +662,7 @@ extension RowStore {
             let height = prevPage.refreshGroups(from: prevCount, count: prevCount + spill.pull)
             tree.adjust(leaf: spill.prev, rows: spill.pull, height: height - tree.leaves[Int(spill.prev)].height)
         }
-        tree.adjust(leaf: leaf, rows: count - old, height: page.refreshGroups(from: first, count: count) - oldHeight)
+        tree.adjust(leaf: leaf, rows: count - old, height: target.refreshGroups(from: first, count: count) - oldHeight)
     }
 
     /// Merges every pair of neighbouring pages that fits in one.
@@ -671,7 +714,7 @@ extension RowStore {
         var j = 0
         while j < m {
             let n = min(appendFill, m - j)
-            let page = Page.allocate(layout), leaf = tree.allocateLeaf(page: page.base)
+            let page = Page.allocate(layout, start: appendStart), leaf = tree.allocateLeaf(page: page.base)
             for s in 0..<n {
                 let k = Int(survivorSlot[j + s])
                 if k >= 0 {
@@ -791,6 +834,8 @@ struct PageWriter {
         rest = total - first
         pages = 1 + (rest + capacity - 1) / capacity
         size = first
+        // Each page is written whole (the old one from its scratch copy), centred.
+        self.page = page.setStart((capacity - first) / 2)
     }
 
     func size(of k: Int) -> Int {
@@ -802,10 +847,10 @@ struct PageWriter {
         guard filled == size, j + 1 < pages else { return }
         close(&store)
         j += 1
-        page = Page.allocate(store.layout)
+        size = size(of: j)
+        page = Page.allocate(store.layout, start: (store.pageCapacity - size) / 2)
         leaf = store.tree.allocateLeaf(page: page.base)
         filled = 0
-        size = size(of: j)
     }
 
     mutating func close(_ store: inout RowStore) {
