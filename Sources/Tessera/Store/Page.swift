@@ -232,20 +232,28 @@ struct Page {
         if layout.hasItems { tess_prefetch(itemHeights + i) }
     }
 
-    /// Starts loading what rewriting the page from row `first` on reads: each column's
-    /// rows `first..<count` (the heights from `first`'s group, whose sum is redone) and
-    /// the group sums; the rows before stay where they are and are not read.
-    @inline(__always) func prefetch(from first: Int, count: Int) {
-        tess_prefetch(base)
-        let group = first / Self.groupRows * Self.groupRows
-        prefetchColumn(heightLow, group, count)
-        prefetchColumn(heightHigh, group, count)
-        prefetchColumn(kinds, first, count)
-        prefetchColumn(flags, first, count)
-        prefetchColumn(ids, first, count)
-        prefetchColumn(versions, first, count)
-        prefetchColumn(text, first, count)
-        if layout.hasItems { prefetchColumn(itemHeights, first, count) }
+    /// Starts loading part `stage` (0, 1, 2) of what rewriting the page from row `first`
+    /// on reads: the group sums, heights (from `first`'s group, whose sum is redone), kinds
+    /// and flags; then the ids; then the versions, text references and item heights. The
+    /// rows before `first` stay where they are and are not read. A page's loads are
+    /// started in these parts spread over the rewrite of the page before: started all at
+    /// once they measured slower, holding up that rewrite's own misses.
+    @inline(__always) func prefetch(stage: Int, from first: Int, count: Int) {
+        switch stage {
+        case 0:
+            tess_prefetch(base)
+            let group = first / Self.groupRows * Self.groupRows
+            prefetchColumn(heightLow, group, count)
+            prefetchColumn(heightHigh, group, count)
+            prefetchColumn(kinds, first, count)
+            prefetchColumn(flags, first, count)
+        case 1:
+            prefetchColumn(ids, first, count)
+        default:
+            prefetchColumn(versions, first, count)
+            prefetchColumn(text, first, count)
+            if layout.hasItems { prefetchColumn(itemHeights, first, count) }
+        }
     }
 
     @inline(__always) func prefetchColumn<T>(_ column: UnsafeMutablePointer<T>, _ from: Int, _ to: Int) {

@@ -136,11 +136,13 @@ enum UpdateHeights {
 /// The columns of rows taken out of their place before the pages change (move sources),
 /// each written back at its new place with everything it had.
 struct CapturedRows {
-    var ids: [UInt64] = [], versions: [UInt64] = []
-    var kinds: [UInt16] = [], flags: [UInt16] = []
-    var heights: [UInt32] = [], text: [UInt32] = []
-    /// Item heights, when the pages have the column.
-    var items: [UInt32] = []
+    /// One captured row: every column side by side, so capturing is one append.
+    struct Row {
+        var id: UInt64, version: UInt64
+        var text: UInt32, height: UInt32, item: UInt32
+        var kind: UInt16, flags: UInt16
+    }
+    var rows: [Row] = []
     /// The page each captured move source was on, where its index entry still points
     /// until the row is written at its new place (one re-pointed entry, not a removal and
     /// an insertion).
@@ -149,25 +151,24 @@ struct CapturedRows {
     /// order).
     var order: [Int32] = []
 
-    init(capacity: Int, items hasItems: Bool) {
-        ids.reserveCapacity(capacity); versions.reserveCapacity(capacity)
-        kinds.reserveCapacity(capacity); flags.reserveCapacity(capacity)
-        heights.reserveCapacity(capacity); text.reserveCapacity(capacity)
-        if hasItems { items.reserveCapacity(capacity) }
+    init(capacity: Int) {
+        rows.reserveCapacity(capacity)
     }
 
-    mutating func append(_ page: Page, _ slot: Int) {
-        ids.append(page.ids[slot]); versions.append(page.versions[slot])
-        kinds.append(page.kinds[slot]); flags.append(page.flags[slot])
-        heights.append(UInt32(page.height(slot))); text.append(page.text[slot])
-        if page.layout.hasItems { items.append(page.itemHeights[slot]) }
+    var count: Int { rows.count }
+
+    @inline(__always) mutating func append(_ page: Page, _ slot: Int) {
+        rows.append(Row(
+            id: page.ids[slot], version: page.versions[slot], text: page.text[slot], height: UInt32(page.height(slot)),
+            item: page.layout.hasItems ? page.itemHeights[slot] : 0, kind: page.kinds[slot], flags: page.flags[slot]))
     }
 
     @inline(__always) func write(_ k: Int, into page: Page, at slot: Int) {
-        page.ids[slot] = ids[k]; page.versions[slot] = versions[k]
-        page.kinds[slot] = kinds[k]; page.flags[slot] = flags[k]
-        page.setHeight(heights[k], slot); page.text[slot] = text[k]
-        if page.layout.hasItems { page.itemHeights[slot] = items[k] }
+        let row = rows[k]
+        page.ids[slot] = row.id; page.versions[slot] = row.version
+        page.kinds[slot] = row.kind; page.flags[slot] = row.flags
+        page.setHeight(row.height, slot); page.text[slot] = row.text
+        if page.layout.hasItems { page.itemHeights[slot] = row.item }
     }
 }
 
@@ -184,6 +185,21 @@ struct PagePlan {
     let candidates: UnsafeMutablePointer<(start: Int, rows: Int)>
     var runCount = 0, placedCount = 0, candidateCount = 0
     static let maximumCandidates = 16
+    /// The next page's rewrite region, whose loads start in parts while this page is
+    /// rewritten (see `Page.prefetch(stage:from:count:)`), and the parts started so far.
+    var upcoming: (page: Page, first: Int, count: Int)? = nil {
+        didSet { upcomingStages = upcoming == nil ? 3 : 1 }
+    }
+    var upcomingStages = 3
+
+    /// Starts the upcoming page's loads up to part `stage`.
+    @inline(__always) mutating func prefetchUpcoming(through stage: Int) {
+        guard let at = upcoming else { return }
+        while upcomingStages <= stage {
+            at.page.prefetch(stage: upcomingStages, from: at.first, count: at.count)
+            upcomingStages &+= 1
+        }
+    }
 
     init(pageCapacity: Int, added: Int) {
         runs = .allocate(capacity: pageCapacity + 1)
@@ -195,6 +211,60 @@ struct PagePlan {
         runs.deallocate()
         placed.deallocate()
         candidates.deallocate()
+    }
+
+    /// Fills `runs` and `placed` for a page of `old` rows (old rows from `oldStart`,
+    /// staying rows from rank `stayRank`, plan entries `removed` and `added`), positions
+    /// counted among the page's own new rows; returns how many there are.
+    @inline(__always)
+    mutating func collect(old: Int, oldStart: Int, stayRank: Int, removed: Range<Int>, added: Range<Int>, _ plan: ApplyPlan) -> Int {
+        runCount = 0
+        placedCount = 0
+        var rank = stayRank, a = added.lowerBound, r = removed.lowerBound, slot = 0, to = 0
+        while a < added.upperBound, plan.rank(a) <= rank {
+            place(a, to)
+            to += 1
+            a += 1
+        }
+        while slot < old {
+            if r < removed.upperBound, plan.removed[r] - oldStart == slot {
+                r += 1
+                slot += 1
+                continue
+            }
+            var end = r < removed.upperBound ? plan.removed[r] - oldStart : old
+            if a < added.upperBound { end = min(end, slot + plan.rank(a) - rank) }
+            run(slot, to, end - slot)
+            to += end - slot
+            rank += end - slot
+            slot = end
+            while a < added.upperBound, plan.rank(a) <= rank {
+                place(a, to)
+                to += 1
+                a += 1
+            }
+        }
+        return to
+    }
+
+    /// The start for a page rewritten from `start` with staying runs `parts` (old slot,
+    /// new slot, length) and `count` rows: the one that leaves the most staying rows where
+    /// they are (a run stays put when start + new slot = old start + old slot), among
+    /// those up to `latest`; else the old start, clamped. Also the first slot whose row
+    /// changes (its slot differs, or the page shrank to it), where group sums are redone.
+    @inline(__always)
+    mutating func bestStart(_ parts: UnsafeBufferPointer<Run>, from start: Int, latest: Int, old: Int, count: Int) -> (start: Int, first: Int) {
+        var chosen = min(start, latest), best = 0, first = min(old, count)
+        candidateCount = 0
+        for part in parts {
+            let candidate = start &+ part.from &- part.to
+            if candidate >= 0, candidate <= latest { tally(candidate, part.count) }
+            if part.to != part.from { first = min(first, part.to, part.from) }
+        }
+        for c in 0..<candidateCount where candidates[c].rows > best {
+            (chosen, best) = candidates[c]
+        }
+        return (chosen, first)
     }
 
     @inline(__always) mutating func tally(_ start: Int, _ rows: Int) {
@@ -322,7 +392,7 @@ extension RowStore {
     /// rows ahead, so the misses of different rows overlap.
     mutating func detachRemoved(_ plan: ApplyPlan) -> CapturedRows {
         let moves = plan.batch.moves, n = plan.removed.count
-        var captured = CapturedRows(capacity: moves.count, items: layout.hasItems)
+        var captured = CapturedRows(capacity: moves.count)
         captured.leaves.reserveCapacity(moves.count)
         captured.order = [Int32](repeating: -1, count: moves.count)
         var found = [(leaf: UInt32, slot: Int32)]()
@@ -346,7 +416,7 @@ extension RowStore {
             let (l, slot) = (found[r].leaf, Int(found[r].slot)), page = page(ofLeaf: l)
             let m = Int(plan.removedMove[r])
             if m >= 0 {
-                captured.order[m] = Int32(captured.ids.count)
+                captured.order[m] = Int32(captured.count)
                 captured.append(page, slot)
                 captured.leaves.append(l)
             } else {
@@ -377,7 +447,7 @@ extension RowStore {
         if m >= 0 {
             let k = Int(moved.order[m])
             moved.write(k, into: page, at: slot)
-            if moved.leaves[k] != leaf { index.move(moved.ids[k], from: moved.leaves[k], to: leaf) }
+            if moved.leaves[k] != leaf { index.move(moved.rows[k].id, from: moved.leaves[k], to: leaf) }
         } else {
             let j = plan.added[a]
             writeNewRows(rows, j..<(j + 1), into: page, at: slot, leaf: leaf)
@@ -425,20 +495,15 @@ extension RowStore {
             // The next page, and the index slots and values of the rows about to be added,
             // load while this page is rewritten.
             if next != HeightTree.none {
-                // From its first change on: its first removed row, or where its first added
-                // row goes (at least the staying rows before it; rows carried into it are
-                // rare and load on demand).
-                let n = rowCount(ofLeaf: next)
-                var first = n
-                if re < plan.removed.count { first = min(first, plan.removed[re] - oldEnd) }
-                if ae < plan.added.count { first = min(first, max(plan.rank(ae) - stayRank - stayHere, 0)) }
-                page(ofLeaf: next).prefetch(from: first, count: n)
+                let at = firstChange(next, oldStart: oldEnd, stayRank: stayRank + stayHere, re, ae, plan)
+                pagePlan.upcoming = at
+                at.page.prefetch(stage: 0, from: at.first, count: at.count)
             }
             // Each added row's loads are started once, about a page ahead.
             for a in max(ae, prefetchedAdded)..<max(ae, min(ae + 8, plan.added.count)) {
                 let m = Int(plan.addedMove[a])
                 if m >= 0 {
-                    index.prefetch(moved.ids[Int(moved.order[m])])
+                    index.prefetch(moved.rows[Int(moved.order[m])].id)
                 } else {
                     index.prefetch(rows.ids[plan.added[a]])
                     Self.prefetchRow(rows, plan.added[a], text: plan.added[a])
@@ -512,6 +577,8 @@ extension RowStore {
                     if total < old { shrank = true }
                 }
             }
+            pagePlan.prefetchUpcoming(through: 2)
+            pagePlan.upcoming = nil
             carry = spill.push
             carried = spill.pushed
             oldStart = oldEnd
@@ -521,6 +588,20 @@ extension RowStore {
             leaf = next
         }
         if shrank { mergeSparsePages() }
+    }
+
+    /// Where rewriting page `leaf` (old rows from `oldStart`, staying rows from rank
+    /// `stayRank`, plan entries from `ri` and `ai`) starts reading: its first removed row,
+    /// or where its first added row goes (at least the staying rows before it; rows
+    /// carried into it are rare and load on demand). Loading only the runs the rewrite
+    /// moves measured slower: planning the page twice costs more than the loads it saves.
+    @inline(__always)
+    func firstChange(_ leaf: UInt32, oldStart: Int, stayRank: Int, _ ri: Int, _ ai: Int, _ plan: ApplyPlan) -> (page: Page, first: Int, count: Int) {
+        let n = rowCount(ofLeaf: leaf)
+        var first = n
+        if ri < plan.removed.count { first = min(first, plan.removed[ri] - oldStart) }
+        if ai < plan.added.count { first = min(first, max(plan.rank(ai) - stayRank, 0)) }
+        return (page(ofLeaf: leaf), first, n)
     }
 
     /// Whether `over` rows handed to the pages after `leaf` (old rows from `oldStart`, the
@@ -552,33 +633,7 @@ extension RowStore {
         _ plan: ApplyPlan, _ rows: RowColumns, _ moved: CapturedRows, _ pagePlan: inout PagePlan
     ) {
         let page = page(ofLeaf: leaf), old = rowCount(ofLeaf: leaf), oldHeight = tree.leaves[Int(leaf)].height
-        pagePlan.runCount = 0
-        pagePlan.placedCount = 0
-        // Positions among the page's own new rows.
-        var rank = stayRank, a = added.lowerBound, r = removed.lowerBound, slot = 0, to = 0
-        while a < added.upperBound, plan.rank(a) <= rank {
-            pagePlan.place(a, to)
-            to += 1
-            a += 1
-        }
-        while slot < old {
-            if r < removed.upperBound, plan.removed[r] - oldStart == slot {
-                r += 1
-                slot += 1
-                continue
-            }
-            var end = r < removed.upperBound ? plan.removed[r] - oldStart : old
-            if a < added.upperBound { end = min(end, slot + plan.rank(a) - rank) }
-            pagePlan.run(slot, to, end - slot)
-            to += end - slot
-            rank += end - slot
-            slot = end
-            while a < added.upperBound, plan.rank(a) <= rank {
-                pagePlan.place(a, to)
-                to += 1
-                a += 1
-            }
-        }
+        let to = pagePlan.collect(old: old, oldStart: oldStart, stayRank: stayRank, removed: removed, added: added, plan)
         // Positions below `pull` go to the page before, from `keep` on to `pushed`,
         // the rest to slot position + `shift` here.
         let keep = to - spill.push, shift = spill.carry - spill.pull, count = to + shift - spill.push
@@ -622,18 +677,9 @@ extension RowStore {
         // stays put when start + new slot = old start + old slot), among those that fit;
         // else the old start, clamped. A row's content changes at its new slot when that
         // differs from its old one; the first such slot is where group sums are redone.
-        let latest = pageCapacity - count
-        var start = min(page.start, latest), best = 0
-        var first = min(old, count)
-        pagePlan.candidateCount = 0
-        for part in staying {
-            let candidate = page.start &+ part.from &- part.to
-            if candidate >= 0, candidate <= latest { pagePlan.tally(candidate, part.count) }
-            if part.to != part.from { first = min(first, part.to, part.from) }
-        }
-        for c in 0..<pagePlan.candidateCount where pagePlan.candidates[c].rows > best {
-            (start, best) = pagePlan.candidates[c]
-        }
+        let chosen = pagePlan.bestStart(staying, from: page.start, latest: pageCapacity - count, old: old, count: count)
+        let start = chosen.start
+        var first = chosen.first
         let target = Page(page.base, layout, start: start), slide = start - page.start
         // Runs moving towards the front go in ascending order, those moving back in
         // descending order, so none overwrites a run not yet moved.
@@ -643,6 +689,7 @@ extension RowStore {
         for part in staying.reversed() where slide &+ part.to > part.from {
             target.copyRows(from: page, at: part.from, to: part.to, count: part.count)
         }
+        pagePlan.prefetchUpcoming(through: 1)
         if start != page.start { target.setStart(start) }
         if spill.carry > 0 {
             target.copyRows(from: spill.carried, at: 0, to: 0, count: spill.carry)
@@ -658,6 +705,7 @@ extension RowStore {
                 first = min(first, position + shift)
             }
         }
+        pagePlan.prefetchUpcoming(through: 2)
         if spill.pull > 0 {
             let height = prevPage.refreshGroups(from: prevCount, count: prevCount + spill.pull)
             tree.adjust(leaf: spill.prev, rows: spill.pull, height: height - tree.leaves[Int(spill.prev)].height)
@@ -689,7 +737,7 @@ extension RowStore {
         var oldToNew = [Int32](repeating: -1, count: batch.oldCount)
         for j in 0..<m where newToOld[j] >= 0 { oldToNew[Int(newToOld[j])] = Int32(j) }
         var survivorSlot = [Int32](repeating: -1, count: m)
-        var captured = CapturedRows(capacity: m - batch.inserts.count, items: layout.hasItems)
+        var captured = CapturedRows(capacity: m - batch.inserts.count)
         var l = tree.firstLeaf
         var row = 0
         while l != HeightTree.none {
@@ -697,7 +745,7 @@ extension RowStore {
             for s in 0..<n {
                 let j = Int(oldToNew[row + s])
                 if j >= 0 {
-                    survivorSlot[j] = Int32(captured.ids.count)
+                    survivorSlot[j] = Int32(captured.count)
                     captured.append(page, s)
                 } else {
                     text.release(page.text[s])
