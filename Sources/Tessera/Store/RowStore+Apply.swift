@@ -317,7 +317,7 @@ extension RowStore {
         }
         for list in [batch.inserts, batch.updatedNewIndexes] {
             for k in list.indices {
-                if k + 8 < list.count { Self.prefetchRow(rows, list[k + 8], text: k + 4 >= list.count ? -1 : list[k + 4]) }
+                if k + 16 < list.count { Self.prefetchRow(rows, list[k + 16], text: k + 8 >= list.count ? -1 : list[k + 8]) }
                 try check(list[k])
             }
         }
@@ -404,14 +404,14 @@ extension RowStore {
                 leaf = tree.leaves[Int(leaf)].next
             }
             found.append((leaf, Int32(i - leafStart)))
-            if found.count <= 16 { prefetchRow(found[found.count - 1], all: plan.removedMove[found.count - 1] >= 0) }
+            if found.count <= 32 { prefetchRow(found[found.count - 1], all: plan.removedMove[found.count - 1] >= 0) }
         }
         for r in 0..<n {
-            if r + 16 < n { prefetchRow(found[r + 16], all: plan.removedMove[r + 16] >= 0) }
-            if r + 8 < n {
-                let (l, slot) = (found[r + 8].leaf, Int(found[r + 8].slot)), page = page(ofLeaf: l)
+            if r + 32 < n { prefetchRow(found[r + 32], all: plan.removedMove[r + 32] >= 0) }
+            if r + 16 < n {
+                let (l, slot) = (found[r + 16].leaf, Int(found[r + 16].slot)), page = page(ofLeaf: l)
                 index.prefetch(page.ids[slot])
-                if plan.removedMove[r + 8] < 0 { text.prefetch(page.text[slot]) }
+                if plan.removedMove[r + 16] < 0 { text.prefetch(page.text[slot]) }
             }
             let (l, slot) = (found[r].leaf, Int(found[r].slot)), page = page(ofLeaf: l)
             let m = Int(plan.removedMove[r])
@@ -800,12 +800,12 @@ extension RowStore {
         }
         var leaf = HeightTree.none, delta: Int64 = 0
         for (k, j) in updated.enumerated() {
-            if k + 8 < n {
+            if k + 16 < n {
                 // The row's columns are rewritten: load them with its text reference.
-                page(ofLeaf: found[k + 8].leaf).prefetchColumns(Int(found[k + 8].slot), ids: false)
-                Self.prefetchRow(rows, updated[k + 8], text: updated[k + 4])
+                page(ofLeaf: found[k + 16].leaf).prefetchColumns(Int(found[k + 16].slot), ids: false)
+                Self.prefetchRow(rows, updated[k + 16], text: updated[k + 8])
             }
-            if k + 4 < n { text.prefetch(page(ofLeaf: found[k + 4].leaf).text[Int(found[k + 4].slot)]) }
+            if k + 8 < n { text.prefetch(page(ofLeaf: found[k + 8].leaf).text[Int(found[k + 8].slot)]) }
             if found[k].leaf != leaf {
                 if leaf != HeightTree.none, delta != 0 { tree.adjust(leaf: leaf, rows: 0, height: delta) }
                 leaf = found[k].leaf
