@@ -626,8 +626,9 @@ extension RowStore {
     /// nothing in the page has moved; then runs of staying rows shift in place (those
     /// moving towards the front in ascending order, those moving back in descending order,
     /// so none overwrites a run not yet moved); then carried rows and added rows fill the
-    /// gaps. Rows before the first change stay where they are, and only their groups'
-    /// height sums are kept.
+    /// gaps. The page's start moves to wherever the most staying rows keep their slots
+    /// (`PagePlan.bestStart`), so a change near the front shifts the rows before it; the
+    /// group sums before the first row whose index changes are kept.
     mutating func rewriteInPlace(
         _ leaf: UInt32, oldStart: Int, stayRank: Int, removed: Range<Int>, added: Range<Int>, _ spill: Spill,
         _ plan: ApplyPlan, _ rows: RowColumns, _ moved: CapturedRows, _ pagePlan: inout PagePlan
