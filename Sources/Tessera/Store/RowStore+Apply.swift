@@ -485,7 +485,7 @@ extension RowStore {
         var leaf = tree.firstLeaf
         var oldStart = 0, stayRank = 0, ri = 0, ai = 0, carry = 0
         var shrank = false
-        var prefetchedAdded = 0
+        var prefetchedAdded = 0, prefetchedColumns = 0
         var pagePlan = PagePlan(pageCapacity: pageCapacity, added: plan.added.count)
         defer { pagePlan.deallocate() }
         while leaf != HeightTree.none {
@@ -499,7 +499,14 @@ extension RowStore {
                 pagePlan.upcoming = at
                 at.page.prefetch(stage: 0, from: at.first, count: at.count)
             }
-            // Each added row's loads are started once, about a page ahead.
+            // Each added row's loads are started once: an inserted row's columns about eight
+            // pages ahead, then (its id and text offsets loaded by then) its index slot and
+            // text about four pages ahead, so no read of them waits in between.
+            for a in max(ae, prefetchedColumns)..<max(ae, min(ae + 16, plan.added.count)) where plan.addedMove[a] < 0 {
+                tess_prefetch(rows.ids.baseAddress! + plan.added[a])
+                Self.prefetchRow(rows, plan.added[a], text: -1)
+            }
+            prefetchedColumns = max(prefetchedColumns, min(ae + 16, plan.added.count))
             for a in max(ae, prefetchedAdded)..<max(ae, min(ae + 8, plan.added.count)) {
                 let m = Int(plan.addedMove[a])
                 if m >= 0 {
