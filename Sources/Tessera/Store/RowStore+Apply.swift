@@ -404,9 +404,13 @@ extension RowStore {
                 leaf = tree.leaves[Int(leaf)].next
             }
             found.append((leaf, Int32(i - leafStart)))
+            if found.count <= 48 { tess_prefetch(tree.leaves[Int(leaf)].page!) }
             if found.count <= 32 { prefetchRow(found[found.count - 1], all: plan.removedMove[found.count - 1] >= 0) }
         }
         for r in 0..<n {
+            // A page's header (where its rows start) before its rows, before their index
+            // slots and text.
+            if r + 48 < n { tess_prefetch(tree.leaves[Int(found[r + 48].leaf)].page!) }
             if r + 32 < n { prefetchRow(found[r + 32], all: plan.removedMove[r + 32] >= 0) }
             if r + 16 < n {
                 let (l, slot) = (found[r + 16].leaf, Int(found[r + 16].slot)), page = page(ofLeaf: l)
@@ -491,6 +495,11 @@ extension RowStore {
         while leaf != HeightTree.none {
             let next = tree.leaves[Int(leaf)].next
             let old = rowCount(ofLeaf: leaf), oldEnd = oldStart + old
+            // The header (where rows start) of the page after the next, read when that
+            // page's loads start on the next step.
+            if next != HeightTree.none, case let after = tree.leaves[Int(next)].next, after != HeightTree.none {
+                tess_prefetch(tree.leaves[Int(after)].page!)
+            }
             let (re, ae, stayHere) = plan.extent(ofPage: oldStart..<oldEnd, stayRank: stayRank, ri, ai)
             // The next page, and the index slots and values of the rows about to be added,
             // load while this page is rewritten.
@@ -805,9 +814,11 @@ extension RowStore {
                 l = tree.leaves[Int(l)].next
             }
             found.append((l, Int32(j - start)))
+            if found.count <= 24 { tess_prefetch(tree.leaves[Int(l)].page!) }
         }
         var leaf = HeightTree.none, delta: Int64 = 0
         for (k, j) in updated.enumerated() {
+            if k + 24 < n { tess_prefetch(tree.leaves[Int(found[k + 24].leaf)].page!) }
             if k + 16 < n {
                 // The row's columns are rewritten: load them with its text reference.
                 page(ofLeaf: found[k + 16].leaf).prefetchColumns(Int(found[k + 16].slot), ids: false)
