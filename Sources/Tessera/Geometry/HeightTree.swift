@@ -37,6 +37,14 @@ struct HeightTree: ~Copyable {
     var root: UInt32 = none
     var firstLeaf: UInt32 = none
     var lastLeaf: UInt32 = none
+    /// While true (an apply is under way), `adjust` updates the leaf and the totals and
+    /// only marks the leaf's parent; `flushSummaries()` then refreshes each marked node
+    /// once, instead of every page change walking its ancestors.
+    var deferring = false
+    /// Nodes marked while deferring (a node's mark is header word 3), unordered.
+    var dirty: UnsafeMutablePointer<UInt32>
+    var dirtyCapacity = 64
+    var dirtyCount = 0
 
     init(fanout: Int) {
         self.fanout = fanout
@@ -48,15 +56,17 @@ struct HeightTree: ~Copyable {
             .bindMemory(to: Leaf.self, capacity: leafCapacity)
         nodeCapacity = 4
         nodes = Jemalloc.allocate(bytes: nodeCapacity * nodeStride)
+        dirty = Jemalloc.allocate(bytes: dirtyCapacity * 4).bindMemory(to: UInt32.self, capacity: dirtyCapacity)
         root = allocateNode(level: 1)
     }
 
     deinit {
         Jemalloc.free(leaves)
         Jemalloc.free(nodes)
+        Jemalloc.free(dirty)
     }
 
-    var allocatedBytes: Int { Jemalloc.usableSize(leaves) + Jemalloc.usableSize(nodes) }
+    var allocatedBytes: Int { Jemalloc.usableSize(leaves) + Jemalloc.usableSize(nodes) + Jemalloc.usableSize(dirty) }
 
     // MARK: Node fields
 
@@ -66,6 +76,8 @@ struct HeightTree: ~Copyable {
     @inline(__always) func level(_ n: UInt32) -> Int { Int(node(n).load(fromByteOffset: 4, as: Int32.self)) }
     @inline(__always) func parent(ofNode n: UInt32) -> UInt32 { node(n).load(fromByteOffset: 8, as: UInt32.self) }
     @inline(__always) func setParent(ofNode n: UInt32, _ p: UInt32) { node(n).storeBytes(of: p, toByteOffset: 8, as: UInt32.self) }
+    @inline(__always) func isMarked(_ n: UInt32) -> Bool { node(n).load(fromByteOffset: 12, as: UInt32.self) != 0 }
+    @inline(__always) func setMarked(_ n: UInt32, _ on: Bool) { node(n).storeBytes(of: on ? 1 : 0, toByteOffset: 12, as: UInt32.self) }
     @inline(__always) func children(_ n: UInt32) -> UnsafeMutablePointer<UInt32> {
         (node(n) + Self.childrenOffset).assumingMemoryBound(to: UInt32.self)
     }
@@ -98,6 +110,7 @@ struct HeightTree: ~Copyable {
         setChildCount(n, 0)
         node(n).storeBytes(of: Int32(level), toByteOffset: 4, as: Int32.self)
         setParent(ofNode: n, Self.none)
+        setMarked(n, false)
         return n
     }
 
@@ -212,12 +225,73 @@ struct HeightTree: ~Copyable {
         rowCount += rows
         totalHeight += height
         var child = leaf, n = leaves[Int(leaf)].parent
+        if deferring {
+            mark(n)
+            return
+        }
         while n != Self.none {
             let i = index(of: child, in: n)
             counts(n)[i] += Int64(rows)
             heights(n)[i] += height
             child = n
             n = parent(ofNode: n)
+        }
+    }
+
+    /// Marks node `n` for `flushSummaries()`: its entries, or its own entry in its parent,
+    /// may be stale until then.
+    @inline(__always)
+    mutating func mark(_ n: UInt32) {
+        guard !isMarked(n) else { return }
+        setMarked(n, true)
+        if dirtyCount == dirtyCapacity {
+            dirtyCapacity *= 2
+            dirty = Jemalloc.reallocate(dirty, bytes: dirtyCapacity * 4).bindMemory(to: UInt32.self, capacity: dirtyCapacity)
+        }
+        dirty[dirtyCount] = n
+        dirtyCount += 1
+    }
+
+    /// Ends deferring: every marked node's entries are rewritten from its children (leaf
+    /// records at level 1), level by level from the bottom, each marking its parent, so
+    /// each touched node is refreshed once. A node marked then freed is skipped; one freed
+    /// and reused is refreshed from its current children, which is still right.
+    mutating func flushSummaries() {
+        deferring = false
+        var lvl = 1
+        while dirtyCount > 0 {
+            // Parents marked here are one level up and wait for the next round.
+            var i = 0
+            while i < dirtyCount {
+                let n = dirty[i]
+                i += 1
+                guard childCount(n) >= 0, level(n) == lvl else { continue }
+                let k = childCount(n), c = children(n), counts = counts(n), heights = heights(n)
+                if lvl == 1 {
+                    for j in 0..<k {
+                        let leaf = leaves[Int(c[j])]
+                        counts[j] = Int64(leaf.count)
+                        heights[j] = leaf.height
+                    }
+                } else {
+                    for j in 0..<k { (counts[j], heights[j]) = sums(c[j]) }
+                }
+                setMarked(n, false)
+                let p = parent(ofNode: n)
+                if p != Self.none { mark(p) }
+            }
+            var kept = 0
+            for r in 0..<dirtyCount {
+                let n = dirty[r]
+                if childCount(n) >= 0, level(n) > lvl {
+                    dirty[kept] = n
+                    kept += 1
+                } else if childCount(n) < 0 {
+                    setMarked(n, false)
+                }
+            }
+            dirtyCount = kept
+            lvl += 1
         }
     }
 
@@ -300,6 +374,8 @@ struct HeightTree: ~Copyable {
         // Split. Appending at the end starts an empty sibling so sequential appends keep
         // nodes full; otherwise the upper half moves.
         let sibling = allocateNode(level: lvl)
+        // Entries moved from a node marked while deferring may be stale.
+        if deferring { mark(sibling) }
         let keep = position == fanout ? fanout : fanout / 2
         let moved = k - keep
         if moved > 0 {
@@ -399,6 +475,7 @@ struct HeightTree: ~Copyable {
     /// Appends all children of `source` to `target` (same level, enough room).
     mutating func absorb(_ source: UInt32, into target: UInt32) {
         let k = childCount(source), t = childCount(target), lvl = level(target)
+        if deferring { mark(target) }
         (children(target) + t).update(from: children(source), count: k)
         (counts(target) + t).update(from: counts(source), count: k)
         (heights(target) + t).update(from: heights(source), count: k)

@@ -136,11 +136,13 @@ enum UpdateHeights {
 /// The columns of rows taken out of their place before the pages change (move sources),
 /// each written back at its new place with everything it had.
 struct CapturedRows {
-    var ids: [UInt64] = [], versions: [UInt64] = []
-    var kinds: [UInt16] = [], flags: [UInt16] = []
-    var heights: [UInt32] = [], text: [UInt32] = []
-    /// Item heights, when the pages have the column.
-    var items: [UInt32] = []
+    /// One captured row: every column side by side, so capturing is one append.
+    struct Row {
+        var id: UInt64, version: UInt64
+        var text: UInt32, height: UInt32, item: UInt32
+        var kind: UInt16, flags: UInt16
+    }
+    var rows: [Row] = []
     /// The page each captured move source was on, where its index entry still points
     /// until the row is written at its new place (one re-pointed entry, not a removal and
     /// an insertion).
@@ -149,25 +151,140 @@ struct CapturedRows {
     /// order).
     var order: [Int32] = []
 
-    init(capacity: Int, items hasItems: Bool) {
-        ids.reserveCapacity(capacity); versions.reserveCapacity(capacity)
-        kinds.reserveCapacity(capacity); flags.reserveCapacity(capacity)
-        heights.reserveCapacity(capacity); text.reserveCapacity(capacity)
-        if hasItems { items.reserveCapacity(capacity) }
+    init(capacity: Int) {
+        rows.reserveCapacity(capacity)
     }
 
-    mutating func append(_ page: Page, _ slot: Int) {
-        ids.append(page.ids[slot]); versions.append(page.versions[slot])
-        kinds.append(page.kinds[slot]); flags.append(page.flags[slot])
-        heights.append(UInt32(page.height(slot))); text.append(page.text[slot])
-        if page.layout.hasItems { items.append(page.itemHeights[slot]) }
+    var count: Int { rows.count }
+
+    @inline(__always) mutating func append(_ page: Page, _ slot: Int) {
+        rows.append(Row(
+            id: page.ids[slot], version: page.versions[slot], text: page.text[slot], height: UInt32(page.height(slot)),
+            item: page.layout.hasItems ? page.itemHeights[slot] : 0, kind: page.kinds[slot], flags: page.flags[slot]))
     }
 
     @inline(__always) func write(_ k: Int, into page: Page, at slot: Int) {
-        page.ids[slot] = ids[k]; page.versions[slot] = versions[k]
-        page.kinds[slot] = kinds[k]; page.flags[slot] = flags[k]
-        page.setHeight(heights[k], slot); page.text[slot] = text[k]
-        if page.layout.hasItems { page.itemHeights[slot] = items[k] }
+        let row = rows[k]
+        page.ids[slot] = row.id; page.versions[slot] = row.version
+        page.kinds[slot] = row.kind; page.flags[slot] = row.flags
+        page.setHeight(row.height, slot); page.text[slot] = row.text
+        if page.layout.hasItems { page.itemHeights[slot] = row.item }
+    }
+}
+
+/// Where one page's rows go when it is rewritten in place: runs of staying rows (old slot,
+/// new position, length) and the new positions of added rows (plan entry, new position).
+/// Allocated once per batch, big enough for any page: a page has at most one run per row
+/// plus one, and no more added rows than the batch.
+struct PagePlan {
+    typealias Run = (from: Int, to: Int, count: Int)
+    let runs: UnsafeMutablePointer<Run>
+    let placed: UnsafeMutablePointer<(entry: Int, slot: Int)>
+    /// Starts that would leave a run in place, with the rows each leaves in place; only
+    /// the first `maximumCandidates` distinct ones count (a page rarely has more).
+    let candidates: UnsafeMutablePointer<(start: Int, rows: Int)>
+    var runCount = 0, placedCount = 0, candidateCount = 0
+    static let maximumCandidates = 16
+    /// The next page's rewrite region, whose loads start in parts while this page is
+    /// rewritten (see `Page.prefetch(stage:from:count:)`), and the parts started so far.
+    var upcoming: (page: Page, first: Int, count: Int)? = nil {
+        didSet { upcomingStages = upcoming == nil ? 3 : 1 }
+    }
+    var upcomingStages = 3
+
+    /// Starts the upcoming page's loads up to part `stage`.
+    @inline(__always) mutating func prefetchUpcoming(through stage: Int) {
+        guard let at = upcoming else { return }
+        while upcomingStages <= stage {
+            at.page.prefetch(stage: upcomingStages, from: at.first, count: at.count)
+            upcomingStages &+= 1
+        }
+    }
+
+    init(pageCapacity: Int, added: Int) {
+        runs = .allocate(capacity: pageCapacity + 1)
+        placed = .allocate(capacity: max(added, 1))
+        candidates = .allocate(capacity: Self.maximumCandidates)
+    }
+
+    func deallocate() {
+        runs.deallocate()
+        placed.deallocate()
+        candidates.deallocate()
+    }
+
+    /// Fills `runs` and `placed` for a page of `old` rows (old rows from `oldStart`,
+    /// staying rows from rank `stayRank`, plan entries `removed` and `added`), positions
+    /// counted among the page's own new rows; returns how many there are.
+    @inline(__always)
+    mutating func collect(old: Int, oldStart: Int, stayRank: Int, removed: Range<Int>, added: Range<Int>, _ plan: ApplyPlan) -> Int {
+        runCount = 0
+        placedCount = 0
+        var rank = stayRank, a = added.lowerBound, r = removed.lowerBound, slot = 0, to = 0
+        while a < added.upperBound, plan.rank(a) <= rank {
+            place(a, to)
+            to += 1
+            a += 1
+        }
+        while slot < old {
+            if r < removed.upperBound, plan.removed[r] - oldStart == slot {
+                r += 1
+                slot += 1
+                continue
+            }
+            var end = r < removed.upperBound ? plan.removed[r] - oldStart : old
+            if a < added.upperBound { end = min(end, slot + plan.rank(a) - rank) }
+            run(slot, to, end - slot)
+            to += end - slot
+            rank += end - slot
+            slot = end
+            while a < added.upperBound, plan.rank(a) <= rank {
+                place(a, to)
+                to += 1
+                a += 1
+            }
+        }
+        return to
+    }
+
+    /// The start for a page rewritten from `start` with staying runs `parts` (old slot,
+    /// new slot, length) and `count` rows: the one that leaves the most staying rows where
+    /// they are (a run stays put when start + new slot = old start + old slot), among
+    /// those up to `latest`; else the old start, clamped. Also the first slot whose row
+    /// changes (its slot differs, or the page shrank to it), where group sums are redone.
+    @inline(__always)
+    mutating func bestStart(_ parts: UnsafeBufferPointer<Run>, from start: Int, latest: Int, old: Int, count: Int) -> (start: Int, first: Int) {
+        var chosen = min(start, latest), best = 0, first = min(old, count)
+        candidateCount = 0
+        for part in parts {
+            let candidate = start &+ part.from &- part.to
+            if candidate >= 0, candidate <= latest { tally(candidate, part.count) }
+            if part.to != part.from { first = min(first, part.to, part.from) }
+        }
+        for c in 0..<candidateCount where candidates[c].rows > best {
+            (chosen, best) = candidates[c]
+        }
+        return (chosen, first)
+    }
+
+    @inline(__always) mutating func tally(_ start: Int, _ rows: Int) {
+        for c in 0..<candidateCount where candidates[c].start == start {
+            candidates[c].rows &+= rows
+            return
+        }
+        guard candidateCount < Self.maximumCandidates else { return }
+        candidates[candidateCount] = (start, rows)
+        candidateCount &+= 1
+    }
+
+    @inline(__always) mutating func run(_ from: Int, _ to: Int, _ count: Int) {
+        runs[runCount] = (from, to, count)
+        runCount &+= 1
+    }
+
+    @inline(__always) mutating func place(_ entry: Int, _ slot: Int) {
+        placed[placedCount] = (entry, slot)
+        placedCount &+= 1
     }
 }
 
@@ -200,7 +317,7 @@ extension RowStore {
         }
         for list in [batch.inserts, batch.updatedNewIndexes] {
             for k in list.indices {
-                if k + 8 < list.count { Self.prefetchRow(rows, list[k + 8], text: k + 4 >= list.count ? -1 : list[k + 4]) }
+                if k + 16 < list.count { Self.prefetchRow(rows, list[k + 16], text: k + 8 >= list.count ? -1 : list[k + 8]) }
                 try check(list[k])
             }
         }
@@ -253,6 +370,8 @@ extension RowStore {
         version &+= 1
         contentMutations &+= 1
         index.reserve(count + batch.inserts.count)
+        // Page changes mark their tree nodes; each marked node is refreshed once at the end.
+        tree.deferring = true
         // Index work of each path: the merge removes and adds entries for changed rows
         // only; the rebuild clears the index and adds every new row.
         if plan.removed.count + plan.added.count + batch.moves.count > batch.newCount {
@@ -260,7 +379,9 @@ extension RowStore {
         } else {
             merge(plan, rows)
         }
+        tree.deferring = true  // a rebuild's tree is new
         applyUpdates(batch, rows, mode)
+        tree.flushSummaries()
         if text.deadBytes > max(text.liveBytes, 1 << 20) { compactText() }
     }
 
@@ -271,7 +392,7 @@ extension RowStore {
     /// rows ahead, so the misses of different rows overlap.
     mutating func detachRemoved(_ plan: ApplyPlan) -> CapturedRows {
         let moves = plan.batch.moves, n = plan.removed.count
-        var captured = CapturedRows(capacity: moves.count, items: layout.hasItems)
+        var captured = CapturedRows(capacity: moves.count)
         captured.leaves.reserveCapacity(moves.count)
         captured.order = [Int32](repeating: -1, count: moves.count)
         var found = [(leaf: UInt32, slot: Int32)]()
@@ -283,19 +404,23 @@ extension RowStore {
                 leaf = tree.leaves[Int(leaf)].next
             }
             found.append((leaf, Int32(i - leafStart)))
-            if found.count <= 16 { prefetchRow(found[found.count - 1]) }
+            if found.count <= 48 { tess_prefetch(tree.leaves[Int(leaf)].page!) }
+            if found.count <= 32 { prefetchRow(found[found.count - 1], all: plan.removedMove[found.count - 1] >= 0) }
         }
         for r in 0..<n {
-            if r + 16 < n { prefetchRow(found[r + 16]) }
-            if r + 8 < n {
-                let (l, slot) = (found[r + 8].leaf, Int(found[r + 8].slot)), page = page(ofLeaf: l)
+            // A page's header (where its rows start) before its rows, before their index
+            // slots and text.
+            if r + 48 < n { tess_prefetch(tree.leaves[Int(found[r + 48].leaf)].page!) }
+            if r + 32 < n { prefetchRow(found[r + 32], all: plan.removedMove[r + 32] >= 0) }
+            if r + 16 < n {
+                let (l, slot) = (found[r + 16].leaf, Int(found[r + 16].slot)), page = page(ofLeaf: l)
                 index.prefetch(page.ids[slot])
-                if plan.removedMove[r + 8] < 0 { text.prefetch(page.text[slot]) }
+                if plan.removedMove[r + 16] < 0 { text.prefetch(page.text[slot]) }
             }
             let (l, slot) = (found[r].leaf, Int(found[r].slot)), page = page(ofLeaf: l)
             let m = Int(plan.removedMove[r])
             if m >= 0 {
-                captured.order[m] = Int32(captured.ids.count)
+                captured.order[m] = Int32(captured.count)
                 captured.append(page, slot)
                 captured.leaves.append(l)
             } else {
@@ -306,10 +431,14 @@ extension RowStore {
         return captured
     }
 
-    @inline(__always) func prefetchRow(_ at: (leaf: UInt32, slot: Int32)) {
+    /// Starts loading the id and text reference of a removed row, and for a move source
+    /// (`all`) every other column too, since it is captured whole.
+    @inline(__always) func prefetchRow(_ at: (leaf: UInt32, slot: Int32), all: Bool) {
         let page = page(ofLeaf: at.leaf), s = Int(at.slot)
         tess_prefetch(page.ids + s)
         tess_prefetch(page.text + s)
+        guard all else { return }
+        page.prefetchColumns(s, ids: false)
     }
 
     /// Writes the row of added entry `a` of the plan at `slot` of `page` (on `leaf`) and
@@ -322,7 +451,7 @@ extension RowStore {
         if m >= 0 {
             let k = Int(moved.order[m])
             moved.write(k, into: page, at: slot)
-            if moved.leaves[k] != leaf { index.move(moved.ids[k], from: moved.leaves[k], to: leaf) }
+            if moved.leaves[k] != leaf { index.move(moved.rows[k].id, from: moved.leaves[k], to: leaf) }
         } else {
             let j = plan.added[a]
             writeNewRows(rows, j..<(j + 1), into: page, at: slot, leaf: leaf)
@@ -350,7 +479,7 @@ extension RowStore {
         let moved = detachRemoved(plan)
         if tree.firstLeaf == HeightTree.none, !plan.added.isEmpty {
             // Rows into an empty store: one empty page to attach them to.
-            tree.insertLeaf(tree.allocateLeaf(page: Page.allocate(layout).base), after: HeightTree.none)
+            tree.insertLeaf(tree.allocateLeaf(page: Page.allocate(layout, start: appendStart).base), after: HeightTree.none)
         }
         let scratchPage = Page(scratch, layout)
         // Rows handed on wait in one buffer while the next page fills the other (the
@@ -360,25 +489,43 @@ extension RowStore {
         var leaf = tree.firstLeaf
         var oldStart = 0, stayRank = 0, ri = 0, ai = 0, carry = 0
         var shrank = false
-        // Per page, reused: runs of staying rows (old slot, new position, length) and the
-        // new positions of added rows (plan entry, new position).
-        var runs: [(from: Int, to: Int, count: Int)] = [], placed: [(entry: Int, slot: Int)] = []
+        var prefetchedAdded = 0, prefetchedColumns = 0
+        var pagePlan = PagePlan(pageCapacity: pageCapacity, added: plan.added.count)
+        defer { pagePlan.deallocate() }
         while leaf != HeightTree.none {
             let next = tree.leaves[Int(leaf)].next
             let old = rowCount(ofLeaf: leaf), oldEnd = oldStart + old
+            // The header (where rows start) of the page after the next, read when that
+            // page's loads start on the next step.
+            if next != HeightTree.none, case let after = tree.leaves[Int(next)].next, after != HeightTree.none {
+                tess_prefetch(tree.leaves[Int(after)].page!)
+            }
             let (re, ae, stayHere) = plan.extent(ofPage: oldStart..<oldEnd, stayRank: stayRank, ri, ai)
             // The next page, and the index slots and values of the rows about to be added,
             // load while this page is rewritten.
-            if next != HeightTree.none { page(ofLeaf: next).prefetch() }
-            for a in ae..<min(ae + 8, plan.added.count) {
+            if next != HeightTree.none {
+                let at = firstChange(next, oldStart: oldEnd, stayRank: stayRank + stayHere, re, ae, plan)
+                pagePlan.upcoming = at
+                at.page.prefetch(stage: 0, from: at.first, count: at.count)
+            }
+            // Each added row's loads are started once: an inserted row's columns about eight
+            // pages ahead, then (its id and text offsets loaded by then) its index slot and
+            // text about four pages ahead, so no read of them waits in between.
+            for a in max(ae, prefetchedColumns)..<max(ae, min(ae + 16, plan.added.count)) where plan.addedMove[a] < 0 {
+                tess_prefetch(rows.ids.baseAddress! + plan.added[a])
+                Self.prefetchRow(rows, plan.added[a], text: -1)
+            }
+            prefetchedColumns = max(prefetchedColumns, min(ae + 16, plan.added.count))
+            for a in max(ae, prefetchedAdded)..<max(ae, min(ae + 8, plan.added.count)) {
                 let m = Int(plan.addedMove[a])
                 if m >= 0 {
-                    index.prefetch(moved.ids[Int(moved.order[m])])
+                    index.prefetch(moved.rows[Int(moved.order[m])].id)
                 } else {
                     index.prefetch(rows.ids[plan.added[a]])
                     Self.prefetchRow(rows, plan.added[a], text: plan.added[a])
                 }
             }
+            prefetchedAdded = max(prefetchedAdded, min(ae + 8, plan.added.count))
             let total = carry + stayHere + (ae - ai), changed = re > ri || ae > ai
             var spill = Spill(carry: carry, carried: carried, pushed: carried)
             if total > pageCapacity {
@@ -408,7 +555,7 @@ extension RowStore {
             }
             if carry > 0 || (changed && total > 0 && total - spill.pull - spill.push <= pageCapacity) {
                 precondition(total - spill.pull - spill.push <= pageCapacity, "RowStore.apply: a chain of pages handing rows on ran out of room")
-                rewriteInPlace(leaf, oldStart: oldStart, stayRank: stayRank, removed: ri..<re, added: ai..<ae, spill, plan, rows, moved, &runs, &placed)
+                rewriteInPlace(leaf, oldStart: oldStart, stayRank: stayRank, removed: ri..<re, added: ai..<ae, spill, plan, rows, moved, &pagePlan)
                 if total - spill.pull - spill.push < old { shrank = true }
             } else if changed {
                 let page = page(ofLeaf: leaf), oldHeight = tree.leaves[Int(leaf)].height
@@ -446,6 +593,8 @@ extension RowStore {
                     if total < old { shrank = true }
                 }
             }
+            pagePlan.prefetchUpcoming(through: 2)
+            pagePlan.upcoming = nil
             carry = spill.push
             carried = spill.pushed
             oldStart = oldEnd
@@ -455,6 +604,20 @@ extension RowStore {
             leaf = next
         }
         if shrank { mergeSparsePages() }
+    }
+
+    /// Where rewriting page `leaf` (old rows from `oldStart`, staying rows from rank
+    /// `stayRank`, plan entries from `ri` and `ai`) starts reading: its first removed row,
+    /// or where its first added row goes (at least the staying rows before it; rows
+    /// carried into it are rare and load on demand). Loading only the runs the rewrite
+    /// moves measured slower: planning the page twice costs more than the loads it saves.
+    @inline(__always)
+    func firstChange(_ leaf: UInt32, oldStart: Int, stayRank: Int, _ ri: Int, _ ai: Int, _ plan: ApplyPlan) -> (page: Page, first: Int, count: Int) {
+        let n = rowCount(ofLeaf: leaf)
+        var first = n
+        if ri < plan.removed.count { first = min(first, plan.removed[ri] - oldStart) }
+        if ai < plan.added.count { first = min(first, max(plan.rank(ai) - stayRank, 0)) }
+        return (page(ofLeaf: leaf), first, n)
     }
 
     /// Whether `over` rows handed to the pages after `leaf` (old rows from `oldStart`, the
@@ -479,46 +642,30 @@ extension RowStore {
     /// nothing in the page has moved; then runs of staying rows shift in place (those
     /// moving towards the front in ascending order, those moving back in descending order,
     /// so none overwrites a run not yet moved); then carried rows and added rows fill the
-    /// gaps. Rows before the first change stay where they are, and only their groups'
-    /// height sums are kept.
+    /// gaps. The page's start moves to wherever the most staying rows keep their slots
+    /// (`PagePlan.bestStart`), so a change near the front shifts the rows before it; the
+    /// group sums before the first row whose index changes are kept.
     mutating func rewriteInPlace(
         _ leaf: UInt32, oldStart: Int, stayRank: Int, removed: Range<Int>, added: Range<Int>, _ spill: Spill,
-        _ plan: ApplyPlan, _ rows: RowColumns, _ moved: CapturedRows,
-        _ runs: inout [(from: Int, to: Int, count: Int)], _ placed: inout [(entry: Int, slot: Int)]
+        _ plan: ApplyPlan, _ rows: RowColumns, _ moved: CapturedRows, _ pagePlan: inout PagePlan
     ) {
         let page = page(ofLeaf: leaf), old = rowCount(ofLeaf: leaf), oldHeight = tree.leaves[Int(leaf)].height
-        runs.removeAll(keepingCapacity: true)
-        placed.removeAll(keepingCapacity: true)
-        // Positions among the page's own new rows.
-        var rank = stayRank, a = added.lowerBound, r = removed.lowerBound, slot = 0, to = 0
-        while a < added.upperBound, plan.rank(a) <= rank {
-            placed.append((a, to))
-            to += 1
-            a += 1
-        }
-        while slot < old {
-            if r < removed.upperBound, plan.removed[r] - oldStart == slot {
-                r += 1
-                slot += 1
-                continue
-            }
-            var end = r < removed.upperBound ? plan.removed[r] - oldStart : old
-            if a < added.upperBound { end = min(end, slot + plan.rank(a) - rank) }
-            runs.append((slot, to, end - slot))
-            to += end - slot
-            rank += end - slot
-            slot = end
-            while a < added.upperBound, plan.rank(a) <= rank {
-                placed.append((a, to))
-                to += 1
-                a += 1
-            }
-        }
+        let to = pagePlan.collect(old: old, oldStart: oldStart, stayRank: stayRank, removed: removed, added: added, plan)
         // Positions below `pull` go to the page before, from `keep` on to `pushed`,
         // the rest to slot position + `shift` here.
         let keep = to - spill.push, shift = spill.carry - spill.pull, count = to + shift - spill.push
         precondition(spill.carry == 0 || spill.pull == 0, "RowStore.apply: a page takes rows from both sides")
-        let prevPage = spill.pull > 0 ? self.page(ofLeaf: spill.prev) : page, prevCount = spill.pull > 0 ? rowCount(ofLeaf: spill.prev) : 0
+        var prevPage = page
+        let prevCount = spill.pull > 0 ? rowCount(ofLeaf: spill.prev) : 0
+        if spill.pull > 0 {
+            prevPage = self.page(ofLeaf: spill.prev)
+            // The page before takes rows at its end: its rows go to the front if needed.
+            if prevPage.start + prevCount + spill.pull > pageCapacity {
+                prevPage = prevPage.moved(toStart: pageCapacity - prevCount - spill.pull, count: prevCount)
+            }
+        }
+        let runs = UnsafeBufferPointer(start: pagePlan.runs, count: pagePlan.runCount)
+        let placed = UnsafeBufferPointer(start: pagePlan.placed, count: pagePlan.placedCount)
         if spill.pull + spill.push > 0 {
             for run in runs {
                 let lead = min(max(spill.pull - run.to, 0), run.count)
@@ -533,28 +680,36 @@ extension RowStore {
                 }
             }
         }
-        // What stays in the page, and the first slot whose row changes.
-        var first = min(old, count)
-        func inPage(_ run: (from: Int, to: Int, count: Int)) -> (from: Int, to: Int, count: Int) {
-            let lo = max(run.to, spill.pull), hi = min(run.to + run.count, keep)
-            return (run.from + lo - run.to, lo + shift, max(hi - lo, 0))
-        }
+        // Each run's part that stays in this page, at its slot there.
+        var parts = 0
         for run in runs {
-            let part = inPage(run)
-            if part.to < part.from, part.count > 0 {
-                page.copyRows(from: page, at: part.from, to: part.to, count: part.count)
-                first = min(first, part.to)
+            let lo = max(run.to, spill.pull), hi = min(run.to + run.count, keep)
+            if hi > lo {
+                pagePlan.runs[parts] = (run.from + lo - run.to, lo + shift, hi - lo)
+                parts &+= 1
             }
         }
-        for run in runs.reversed() {
-            let part = inPage(run)
-            if part.to > part.from, part.count > 0 {
-                page.copyRows(from: page, at: part.from, to: part.to, count: part.count)
-                first = min(first, part.from)
-            }
+        let staying = UnsafeBufferPointer(start: pagePlan.runs, count: parts)
+        // The new start: the one that leaves the most staying rows where they are (a run
+        // stays put when start + new slot = old start + old slot), among those that fit;
+        // else the old start, clamped. A row's content changes at its new slot when that
+        // differs from its old one; the first such slot is where group sums are redone.
+        let chosen = pagePlan.bestStart(staying, from: page.start, latest: pageCapacity - count, old: old, count: count)
+        let start = chosen.start
+        var first = chosen.first
+        let target = Page(page.base, layout, start: start), slide = start - page.start
+        // Runs moving towards the front go in ascending order, those moving back in
+        // descending order, so none overwrites a run not yet moved.
+        for part in staying where slide &+ part.to < part.from {
+            target.copyRows(from: page, at: part.from, to: part.to, count: part.count)
         }
+        for part in staying.reversed() where slide &+ part.to > part.from {
+            target.copyRows(from: page, at: part.from, to: part.to, count: part.count)
+        }
+        pagePlan.prefetchUpcoming(through: 1)
+        if start != page.start { target.setStart(start) }
         if spill.carry > 0 {
-            page.copyRows(from: spill.carried, at: 0, to: 0, count: spill.carry)
+            target.copyRows(from: spill.carried, at: 0, to: 0, count: spill.carry)
             first = 0
         }
         for (entry, position) in placed {
@@ -563,15 +718,16 @@ extension RowStore {
             } else if position >= keep {
                 writeAdded(entry, plan, rows, moved, into: spill.pushed, at: position - keep, leaf: spill.next)
             } else {
-                writeAdded(entry, plan, rows, moved, into: page, at: position + shift, leaf: leaf)
+                writeAdded(entry, plan, rows, moved, into: target, at: position + shift, leaf: leaf)
                 first = min(first, position + shift)
             }
         }
+        pagePlan.prefetchUpcoming(through: 2)
         if spill.pull > 0 {
             let height = prevPage.refreshGroups(from: prevCount, count: prevCount + spill.pull)
             tree.adjust(leaf: spill.prev, rows: spill.pull, height: height - tree.leaves[Int(spill.prev)].height)
         }
-        tree.adjust(leaf: leaf, rows: count - old, height: page.refreshGroups(from: first, count: count) - oldHeight)
+        tree.adjust(leaf: leaf, rows: count - old, height: target.refreshGroups(from: first, count: count) - oldHeight)
     }
 
     /// Merges every pair of neighbouring pages that fits in one.
@@ -598,7 +754,7 @@ extension RowStore {
         var oldToNew = [Int32](repeating: -1, count: batch.oldCount)
         for j in 0..<m where newToOld[j] >= 0 { oldToNew[Int(newToOld[j])] = Int32(j) }
         var survivorSlot = [Int32](repeating: -1, count: m)
-        var captured = CapturedRows(capacity: m - batch.inserts.count, items: layout.hasItems)
+        var captured = CapturedRows(capacity: m - batch.inserts.count)
         var l = tree.firstLeaf
         var row = 0
         while l != HeightTree.none {
@@ -606,7 +762,7 @@ extension RowStore {
             for s in 0..<n {
                 let j = Int(oldToNew[row + s])
                 if j >= 0 {
-                    survivorSlot[j] = Int32(captured.ids.count)
+                    survivorSlot[j] = Int32(captured.count)
                     captured.append(page, s)
                 } else {
                     text.release(page.text[s])
@@ -623,7 +779,7 @@ extension RowStore {
         var j = 0
         while j < m {
             let n = min(appendFill, m - j)
-            let page = Page.allocate(layout), leaf = tree.allocateLeaf(page: page.base)
+            let page = Page.allocate(layout, start: appendStart), leaf = tree.allocateLeaf(page: page.base)
             for s in 0..<n {
                 let k = Int(survivorSlot[j + s])
                 if k >= 0 {
@@ -658,14 +814,17 @@ extension RowStore {
                 l = tree.leaves[Int(l)].next
             }
             found.append((l, Int32(j - start)))
+            if found.count <= 24 { tess_prefetch(tree.leaves[Int(l)].page!) }
         }
         var leaf = HeightTree.none, delta: Int64 = 0
         for (k, j) in updated.enumerated() {
-            if k + 8 < n {
-                tess_prefetch(page(ofLeaf: found[k + 8].leaf).text + Int(found[k + 8].slot))
-                Self.prefetchRow(rows, updated[k + 8], text: updated[k + 4])
+            if k + 24 < n { tess_prefetch(tree.leaves[Int(found[k + 24].leaf)].page!) }
+            if k + 16 < n {
+                // The row's columns are rewritten: load them with its text reference.
+                page(ofLeaf: found[k + 16].leaf).prefetchColumns(Int(found[k + 16].slot), ids: false)
+                Self.prefetchRow(rows, updated[k + 16], text: updated[k + 8])
             }
-            if k + 4 < n { text.prefetch(page(ofLeaf: found[k + 4].leaf).text[Int(found[k + 4].slot)]) }
+            if k + 8 < n { text.prefetch(page(ofLeaf: found[k + 8].leaf).text[Int(found[k + 8].slot)]) }
             if found[k].leaf != leaf {
                 if leaf != HeightTree.none, delta != 0 { tree.adjust(leaf: leaf, rows: 0, height: delta) }
                 leaf = found[k].leaf
@@ -742,6 +901,8 @@ struct PageWriter {
         rest = total - first
         pages = 1 + (rest + capacity - 1) / capacity
         size = first
+        // Each page is written whole (the old one from its scratch copy), centred.
+        self.page = page.setStart((capacity - first) / 2)
     }
 
     func size(of k: Int) -> Int {
@@ -753,10 +914,10 @@ struct PageWriter {
         guard filled == size, j + 1 < pages else { return }
         close(&store)
         j += 1
-        page = Page.allocate(store.layout)
+        size = size(of: j)
+        page = Page.allocate(store.layout, start: (store.pageCapacity - size) / 2)
         leaf = store.tree.allocateLeaf(page: page.base)
         filled = 0
-        size = size(of: j)
     }
 
     mutating func close(_ store: inout RowStore) {

@@ -135,14 +135,24 @@ extension RowStore {
         contentMutations &+= 1
 
         let (leaf, slot, _, _) = tree.leaf(containingRow: position)
-        let page = Page(tree.leaves[Int(leaf)].page!, layout)
+        var page = Page(tree.leaves[Int(leaf)].page!, layout)
         let old = Int(tree.leaves[Int(leaf)].count), oldHeight = tree.leaves[Int(leaf)].height
         let total = old + k
 
         if total <= pageCapacity {
-            page.copyRows(from: page, at: slot, to: slot + k, count: old - slot)
+            // The shorter side moves: the rows before the new ones towards the front when
+            // the page has room there, else the rows after them towards the end (all rows
+            // first to the front when the end has no room).
+            if slot < old - slot, page.start >= k {
+                let front = Page(page.base, layout, start: page.start - k)
+                front.copyRows(from: page, at: 0, to: 0, count: slot)
+                page = front.setStart(front.start)
+            } else {
+                if page.start + total > pageCapacity { page = page.moved(toStart: pageCapacity - total, count: old) }
+                page.copyRows(from: page, at: slot, to: slot + k, count: old - slot)
+            }
             writeNewRows(rows, 0..<k, into: page, at: slot, leaf: leaf)
-            tree.adjust(leaf: leaf, rows: k, height: page.refreshGroups(count: total) - oldHeight)
+            tree.adjust(leaf: leaf, rows: k, height: page.refreshGroups(from: slot, count: total) - oldHeight)
             return
         }
 
@@ -156,11 +166,14 @@ extension RowStore {
         var source = 0
         var dest = leaf, destPage = page, previous = HeightTree.none
         for j in 0..<pages {
-            if j > 0 {
-                destPage = Page.allocate(layout)
-                dest = tree.allocateLeaf(page: destPage.base)
-            }
             let n = size(j)
+            // Each page is written whole (the old one from the scratch copy), centred.
+            if j > 0 {
+                destPage = Page.allocate(layout, start: (pageCapacity - n) / 2)
+                dest = tree.allocateLeaf(page: destPage.base)
+            } else {
+                destPage = page.setStart((pageCapacity - n) / 2)
+            }
             var filled = 0
             while filled < n {
                 if source < slot {
@@ -202,11 +215,15 @@ extension RowStore {
         let k = rows.count, textMark = text.used
         let createdFirst = tree.firstLeaf == HeightTree.none
         if createdFirst {
-            tree.insertLeaf(tree.allocateLeaf(page: Page.allocate(layout).base), after: HeightTree.none)
+            tree.insertLeaf(tree.allocateLeaf(page: Page.allocate(layout, start: appendStart).base), after: HeightTree.none)
         }
-        let last = tree.lastLeaf, lastPage = Page(tree.leaves[Int(last)].page!, layout)
+        let last = tree.lastLeaf
+        var lastPage = Page(tree.leaves[Int(last)].page!, layout)
         let fill = appendFill
         let old = Int(tree.leaves[Int(last)].count), inLast = max(0, min(fill - old, k))
+        // The last page's rows move to the append start when the end has no room (the
+        // store holds the same rows either way, should the append fail).
+        if inLast > 0, lastPage.start + old + inLast > pageCapacity { lastPage = lastPage.moved(toStart: appendStart, count: old) }
         var leaves: [UInt32] = [last]  // one allocation per batch
         leaves.reserveCapacity(1 + (k - inLast + fill - 1) / fill)
 
@@ -215,7 +232,7 @@ extension RowStore {
         writeRows(rows, 0..<inLast, into: lastPage, at: old)
         var r = inLast
         while r < k {
-            let page = Page.allocate(layout), n = min(fill, k - r)
+            let page = Page.allocate(layout, start: appendStart), n = min(fill, k - r)
             let leaf = tree.allocateLeaf(page: page.base)
             writeRows(rows, r..<(r + n), into: page, at: 0)
             tree.leaves[Int(leaf)].count = Int32(n)

@@ -20,6 +20,7 @@ extension RowStore {
             let page = Page(info.page!, layout)
             let n = Int(info.count)
             precondition(n > 0 && n <= pageCapacity, "page \(l) holds \(n) rows")
+            precondition(page.start + n <= pageCapacity, "page \(l) holds \(n) rows from slot \(page.start)")
             precondition(info.prev == previous, "page \(l) links back to \(info.prev), not \(previous)")
             precondition(page.heightSum(0, n) == info.height, "page \(l) height differs from its rows'")
             for g in 0..<layout.groups {
@@ -55,6 +56,7 @@ extension RowStore {
 extension HeightTree {
     func _checkInvariants() {
         #if TESSERA_INVARIANTS
+        precondition(!deferring && dirtyCount == 0, "summaries left deferred: \(dirtyCount) nodes marked")
         precondition(parent(ofNode: root) == Self.none, "root has a parent")
         if childCount(root) == 0 {
             precondition(level(root) == 1 && firstLeaf == Self.none && lastLeaf == Self.none, "empty tree with leaves")

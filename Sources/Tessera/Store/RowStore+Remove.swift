@@ -22,8 +22,17 @@ extension RowStore {
                 tree.removeLeaf(leaf)
                 Jemalloc.free(page.base)
             } else {
-                page.copyRows(from: page, at: slot + n, to: slot, count: old - slot - n)
-                let height = page.refreshGroups(count: old - n)
+                // The shorter side moves: the rows before the removed ones towards the end,
+                // or the rows after them towards the front.
+                var kept = page
+                if slot < old - slot - n {
+                    kept = Page(page.base, layout, start: page.start + n)
+                    kept.copyRows(from: page, at: 0, to: 0, count: slot)
+                    kept.setStart(kept.start)
+                } else {
+                    page.copyRows(from: page, at: slot + n, to: slot, count: old - slot - n)
+                }
+                let height = kept.refreshGroups(from: slot, count: old - n)
                 tree.adjust(leaf: leaf, rows: -n, height: height - tree.leaves[Int(leaf)].height)
             }
         }
@@ -49,11 +58,13 @@ extension RowStore {
 
     /// Moves every row of page `source` to the end of the page before it, `target`.
     mutating func absorb(_ source: UInt32, into target: UInt32) {
-        let from = Page(tree.leaves[Int(source)].page!, layout), to = Page(tree.leaves[Int(target)].page!, layout)
+        let from = Page(tree.leaves[Int(source)].page!, layout)
+        var to = Page(tree.leaves[Int(target)].page!, layout)
         let n = Int(tree.leaves[Int(source)].count), at = Int(tree.leaves[Int(target)].count)
+        if to.start + at + n > pageCapacity { to = to.moved(toStart: (pageCapacity - at - n) / 2, count: at) }
         let height = tree.leaves[Int(source)].height
         to.copyRows(from: from, at: 0, to: at, count: n)
-        to.refreshGroups(count: at + n)
+        to.refreshGroups(from: at, count: at + n)
         for t in 0..<n { index.move(from.ids[t], from: source, to: target) }
         tree.removeLeaf(source)
         Jemalloc.free(from.base)

@@ -24,6 +24,10 @@ public struct RowStore: ~Copyable {
     /// later batch's inserts, which come with about as many removals per page, fit in the
     /// page they land in instead of pushing rows on to the next pages or splitting it.
     var appendFill: Int { pageCapacity - pageCapacity / 48 }
+    /// Where row 0 of a page filled by an append (or written whole) sits: the slots left
+    /// free are split between both ends, so a later change can shift whichever side of
+    /// it is shorter.
+    var appendStart: Int { (pageCapacity - appendFill) / 2 }
     var index: IDIndex
     var text = TextArena()
     /// Estimated height per kind, in 1/64 pt, for rows not yet measured.
@@ -68,7 +72,7 @@ public struct RowStore: ~Copyable {
         tree = HeightTree(fanout: treeFanout)
         index = IDIndex(seed: UInt64.random(in: .min ... .max))
         identity = UInt64.random(in: .min ... .max)
-        scratch = Jemalloc.allocate(bytes: layout.bytes)
+        scratch = Page.allocate(layout).base
         cursor = .allocate(capacity: 1)
         cursor.initialize(to: WindowCursor())
     }
