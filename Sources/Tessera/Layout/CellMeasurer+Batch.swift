@@ -883,13 +883,13 @@ extension CellMeasurer {
         var range = (low: -Double.infinity, high: Double.infinity)
         let limit = width + TextLayoutEngine.widthTolerance
         let count: Int, partial: Bool
-        if batch.pointee.flags[t] & CellTextBatch.View.printableASCII != 0,
-           let (c, cut) = asciiEmergencyLines(view, bytes, style, limit: limit, maxLines: maxLines, range: &range) {
+        if let (c, cut) = emergencyCount(view, bytes, style, ascii: batch.pointee.flags[t] & CellTextBatch.View.printableASCII != 0, limit: limit,
+                                         maxLines: maxLines, range: &range) {
             #if TESSERA_INVARIANTS
             var exact = (low: -Double.infinity, high: Double.infinity)
             let exactCut = textEngine.breakLinesWithEmergency(view, bytes, style.pointee, limit: limit, maxLines: maxLines, range: &exact, ellipsizing: false)
             precondition(c == textEngine.caches.pointee.lines.count && cut == exactCut && exact.low.bitPattern == range.low.bitPattern
-                         && exact.high.bitPattern == range.high.bitPattern, "an ASCII emergency count differs from breaking the text")
+                         && exact.high.bitPattern == range.high.bitPattern, "an emergency count differs from breaking the text")
             #endif
             (count, partial) = (c, cut)
         } else {
@@ -902,16 +902,17 @@ extension CellMeasurer {
     }
 
     /// `TextLayoutEngine.breakLinesWithEmergency` without ellipsis, counting lines, for a
-    /// kept text of printable ASCII (no clusters kept with its view): every byte is a
-    /// grapheme cluster, a segment's content ends before its trailing U+0020s, and cluster
-    /// widths come from the engine's ASCII table. The same comparisons of the same sums in
-    /// the same order, so the same count, cut and `range`, without writing lines, decoding
-    /// scalars or updating the range through a pointer per cluster. Nil without the table
+    /// kept text (no clusters kept with its view): the same comparisons of the same sums in
+    /// the same order, so the same count, cut and `range`, without writing lines or
+    /// updating the range through a pointer per cluster. Printable ASCII content (all of it
+    /// with `ascii`, the text's flag) is a cluster per byte whose width is read from the
+    /// engine's ASCII table, and ends before its trailing U+0020s. Nil without the table
     /// (no segment cache).
-    func asciiEmergencyLines(_ view: PreparedTextView, _ bytes: UnsafeRawBufferPointer, _ style: UnsafePointer<TextStyle>, limit: Double,
-                             maxLines: Int, range: inout (low: Double, high: Double)) -> (count: Int, partial: Bool)? {
+    func emergencyCount(_ view: PreparedTextView, _ bytes: UnsafeRawBufferPointer, _ style: UnsafePointer<TextStyle>, ascii: Bool, limit: Double,
+                        maxLines: Int, range: inout (low: Double, high: Double)) -> (count: Int, partial: Bool)? {
         guard let widths = textEngine.asciiClusterWidths(identity: style.pointee.identity) else { return nil }
-        let b = bytes.baseAddress.unsafelyUnwrapped.assumingMemoryBound(to: UInt8.self)
+        let base = bytes.baseAddress.unsafelyUnwrapped
+        let b = base.assumingMemoryBound(to: UInt8.self)
         var low = range.low, high = range.high
         @inline(__always) func over(_ width: Double) -> Bool {
             if width > limit {
@@ -941,25 +942,48 @@ extension CellMeasurer {
                 }
             }
             if needsEmergency && !hasContent && over(segWidth) {
-                var contentEnd = seg.end
-                while contentEnd > segmentStart && b[contentEnd - 1] == 0x20 { contentEnd -= 1 }
                 var piece = 0.0, pieceHasCluster = false
-                var k = segmentStart
-                while k < contentEnd {
-                    var w = widths[Int(b[k])]
-                    if w.isNaN { w = textEngine.clusterWidth(UnsafeRawPointer(b), k, k + 1, style.pointee) }
+                // One cluster onto the piece, closing the line before it when it does not fit;
+                // false once the line limit is passed.
+                @inline(__always) func add(_ w: Double) -> Bool {
                     if !(w >= 0) { negative = true }
                     if pieceHasCluster && over(piece + w) {
                         lines += 1
-                        if lines > stop {
-                            cut = true
-                            break scan
-                        }
+                        if lines > stop { return false }
                         piece = 0
                     }
                     piece += w
                     pieceHasCluster = true
-                    k += 1
+                    return true
+                }
+                var contentEnd = seg.end
+                if ascii {
+                    while contentEnd > segmentStart && b[contentEnd - 1] == 0x20 { contentEnd -= 1 }
+                } else {
+                    contentEnd = textEngine.contentEnd(base, segmentStart, seg.end)
+                }
+                let content = UnsafeRawBufferPointer(start: base + segmentStart, count: contentEnd - segmentStart)
+                if ascii || TextLayoutEngine.isPrintableASCII(content) {
+                    var k = segmentStart
+                    while k < contentEnd {
+                        var w = widths[Int(b[k])]
+                        if w.isNaN { w = textEngine.clusterWidth(base, k, k + 1, style.pointee) }
+                        guard add(w) else {
+                            cut = true
+                            break scan
+                        }
+                        k += 1
+                    }
+                } else {
+                    var it = GraphemeBreakIterator(validUTF8: content)
+                    var a = 0
+                    while let e = it.next() {
+                        guard add(textEngine.clusterWidth(base, segmentStart + a, segmentStart + e, style.pointee)) else {
+                            cut = true
+                            break scan
+                        }
+                        a = e
+                    }
                 }
                 lineWidth = piece
             } else {
