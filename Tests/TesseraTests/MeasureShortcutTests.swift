@@ -236,6 +236,50 @@ import Testing
         #expect(widthFree > 0 || name == "george" || name == "fiori-ios-collection")
     }
 
+    /// Counting the emergency-broken lines of a kept text gives the count, cut and range of
+    /// breaking it, over texts (printable ASCII or not) with words wider than the line, at
+    /// many limits and line limits, in the styles of two font scales.
+    @Test func emergencyCountEqualsBreaking() throws {
+        let profile = try Profile.load(path: "Profiles/fiori-ios-collection.json")
+        let platform = profile.platforms[0]
+        var rng = SplitMix64(seed: 0xE3E7)
+        let words = ["a", "of", "Pump", "maintenance", "https://example.com/orders/4711?item=12", "ZX-9000-ALPHA-BRAVO", "W", "iiiiiiiiiiiiiiii",
+                     "MMMMMMMMMMMM", "x.y.z", "(42)", "re-order", "  ", "Kühlschrankgefrierkombination", "é\u{301}e", "🇦🇹🇩🇪🎉", "日本語のテキスト", "line\nbreak"]
+        var compared = 0
+        for scale in [1.0, 1.3] {
+            let m = try CellMeasurer(profile: profile, environment: LayoutEnvironment(width: 375, platform: platform, fontScale: scale))
+            let styles = m.program.styles
+            for _ in 0..<300 {
+                let text = (0..<rng.int(1...8)).map { _ in rng.pick(words) }.joined(separator: rng.chance(0.2) ? "  " : " ")
+                    + (rng.chance(0.2) ? " " : "")
+                let style = styles.baseAddress! + rng.int(0...(styles.count - 1))
+                var bytes = Array(text.utf8)
+                bytes.withUnsafeMutableBytes { raw in
+                    let utf8 = UnsafeRawBufferPointer(raw)
+                    let widest = m.textEngine.prepare(utf8, style.pointee)
+                    let segments = Array(m.textEngine.caches.pointee.segments.buffer)
+                    segments.withUnsafeBufferPointer { segs in
+                        let view = PreparedTextView(segments: segs, widest: widest)
+                        for _ in 0..<6 {
+                            let limit = Double(widest) * Double(rng.int(5...120)) / 100 + 0.015625
+                            let maxLines = rng.pick([0, 1, 2, 3])
+                            var range = (low: -Double.infinity, high: Double.infinity)
+                            let ascii = utf8.allSatisfy { $0 >= 0x20 && $0 < 0x7F }
+                            guard let (count, cut) = m.emergencyCount(view, utf8, style, ascii: ascii, limit: limit, maxLines: maxLines, range: &range) else { return }
+                            var exact = (low: -Double.infinity, high: Double.infinity)
+                            let exactCut = m.textEngine.breakLinesWithEmergency(view, utf8, style.pointee, limit: limit, maxLines: maxLines, range: &exact,
+                                                                                ellipsizing: false)
+                            #expect(count == m.textEngine.caches.pointee.lines.count && cut == exactCut, "\(text) at \(limit), \(maxLines) lines")
+                            #expect(range.low.bitPattern == exact.low.bitPattern && range.high.bitPattern == exact.high.bitPattern, "\(text) at \(limit)")
+                            compared += 1
+                        }
+                    }
+                }
+            }
+        }
+        #expect(compared > 1000)
+    }
+
     /// The least inner width at which a fraction-capped fit column reaches a natural width,
     /// against trying every width.
     @Test func leastInnerMatchesSearch() {

@@ -834,7 +834,7 @@ extension CellMeasurer {
                 batch.pointee.lines[t] = memo
                 if holds(memo) { return checkedScaled(maxLines > 0 ? Swift.min(count, maxLines) : count) }
             } else {
-                let (memo, count) = emergencyLines(batch, t, view, bytes, batch.pointee.styles[Int(batch.pointee.measuredIn[t])],
+                let (memo, count) = emergencyLines(batch, t, view, bytes, batch.pointee.styles.baseAddress.unsafelyUnwrapped + Int(batch.pointee.measuredIn[t]),
                                                    width: scaled - TextLayoutEngine.widthTolerance, maxLines: maxLines)
                 if holds(memo) { return checkedScaled(maxLines > 0 ? Swift.min(count, maxLines) : count) }
             }
@@ -854,7 +854,7 @@ extension CellMeasurer {
             reportLines(batch, t, memo.low, memo.high, count: count, maxLines: maxLines)
             return maxLines > 0 ? Swift.min(count, maxLines) : count
         }
-        let (kept, count) = emergencyLines(batch, t, view, bytes, p.styles[Int(style)], width: width, maxLines: maxLines)
+        let (kept, count) = emergencyLines(batch, t, view, bytes, p.styles.baseAddress.unsafelyUnwrapped + Int(style), width: width, maxLines: maxLines)
         scratch.pointee.lineRange = nil
         if Double(kept.low) <= limit && limit < Double(kept.high) { reportLines(batch, t, kept.low, kept.high, count: count, maxLines: maxLines) }
         return maxLines > 0 ? Swift.min(count, maxLines) : count
@@ -876,15 +876,135 @@ extension CellMeasurer {
     /// engine's emergency breaks at grapheme clusters, measured in `style` (the style its
     /// widths are kept in), kept with the range of limits its comparisons hold for. Stops
     /// once the count passes `maxLines` (0: never), as `countLines` does.
+    /// The style is read through a pointer: a `TextStyle` copy retains its font chain, and
+    /// printable ASCII texts need only its identity.
     func emergencyLines(_ batch: UnsafeMutablePointer<CellTextBatch.View>, _ t: Int, _ view: PreparedTextView, _ bytes: UnsafeRawBufferPointer,
-                        _ style: TextStyle, width: Double, maxLines: Int) -> (CellTextBatch.LineMemo, count: Int) {
+                        _ style: UnsafePointer<TextStyle>, width: Double, maxLines: Int) -> (CellTextBatch.LineMemo, count: Int) {
         var range = (low: -Double.infinity, high: Double.infinity)
-        let partial = textEngine.breakLinesWithEmergency(view, bytes, style, limit: width + TextLayoutEngine.widthTolerance, maxLines: maxLines,
-                                                         range: &range, ellipsizing: false)
-        let count = textEngine.caches.pointee.lines.count
+        let limit = width + TextLayoutEngine.widthTolerance
+        let count: Int, partial: Bool
+        if let (c, cut) = emergencyCount(view, bytes, style, ascii: batch.pointee.flags[t] & CellTextBatch.View.printableASCII != 0, limit: limit,
+                                         maxLines: maxLines, range: &range) {
+            #if TESSERA_INVARIANTS
+            var exact = (low: -Double.infinity, high: Double.infinity)
+            let exactCut = textEngine.breakLinesWithEmergency(view, bytes, style.pointee, limit: limit, maxLines: maxLines, range: &exact, ellipsizing: false)
+            precondition(c == textEngine.caches.pointee.lines.count && cut == exactCut && exact.low.bitPattern == range.low.bitPattern
+                         && exact.high.bitPattern == range.high.bitPattern, "an emergency count differs from breaking the text")
+            #endif
+            (count, partial) = (c, cut)
+        } else {
+            partial = textEngine.breakLinesWithEmergency(view, bytes, style.pointee, limit: limit, maxLines: maxLines, range: &range, ellipsizing: false)
+            count = textEngine.caches.pointee.lines.count
+        }
         let memo = CellTextBatch.LineMemo(low: range.low, high: range.high, count: count, partial: partial)
         batch.pointee.lines[t] = memo
         return (memo, count)
+    }
+
+    /// `TextLayoutEngine.breakLinesWithEmergency` without ellipsis, counting lines, for a
+    /// kept text (no clusters kept with its view): the same comparisons of the same sums in
+    /// the same order, so the same count, cut and `range`, without writing lines or
+    /// updating the range through a pointer per cluster. Printable ASCII content (all of it
+    /// with `ascii`, the text's flag) is a cluster per byte whose width is read from the
+    /// engine's ASCII table, and ends before its trailing U+0020s. Nil without the table
+    /// (no segment cache).
+    func emergencyCount(_ view: PreparedTextView, _ bytes: UnsafeRawBufferPointer, _ style: UnsafePointer<TextStyle>, ascii: Bool, limit: Double,
+                        maxLines: Int, range: inout (low: Double, high: Double)) -> (count: Int, partial: Bool)? {
+        guard let widths = textEngine.asciiClusterWidths(identity: style.pointee.identity) else { return nil }
+        let base = bytes.baseAddress.unsafelyUnwrapped
+        let b = base.assumingMemoryBound(to: UInt8.self)
+        var low = range.low, high = range.high
+        @inline(__always) func over(_ width: Double) -> Bool {
+            if width > limit {
+                high = Swift.min(high, width)
+                return true
+            }
+            low = Swift.max(low, width)
+            return false
+        }
+        let stop = maxLines > 0 ? maxLines : Int.max
+        let segments = view.segments.baseAddress.unsafelyUnwrapped, n = view.segments.count
+        var lines = 0, lineWidth = 0.0, pendingSpace = 0.0, hasContent = false, cut = false
+        // A cluster of negative (or NaN) width leaves the range empty (`breakLinesWithEmergency`).
+        var negative = false
+        let needsEmergency = over(view.widestSegment)
+        var segmentStart = 0
+        var i = 0
+        scan: while i < n {
+            let seg = segments[i]
+            let segWidth = Double(seg.width)
+            if hasContent && over(lineWidth + pendingSpace + segWidth) {
+                lines += 1
+                (lineWidth, pendingSpace, hasContent) = (0, 0, false)
+                if lines > stop {
+                    cut = true
+                    break
+                }
+            }
+            if needsEmergency && !hasContent && over(segWidth) {
+                var piece = 0.0, pieceHasCluster = false
+                // One cluster onto the piece, closing the line before it when it does not fit;
+                // false once the line limit is passed.
+                @inline(__always) func add(_ w: Double) -> Bool {
+                    if !(w >= 0) { negative = true }
+                    if pieceHasCluster && over(piece + w) {
+                        lines += 1
+                        if lines > stop { return false }
+                        piece = 0
+                    }
+                    piece += w
+                    pieceHasCluster = true
+                    return true
+                }
+                var contentEnd = seg.end
+                if ascii {
+                    while contentEnd > segmentStart && b[contentEnd - 1] == 0x20 { contentEnd -= 1 }
+                } else {
+                    contentEnd = textEngine.contentEnd(base, segmentStart, seg.end)
+                }
+                let content = UnsafeRawBufferPointer(start: base + segmentStart, count: contentEnd - segmentStart)
+                if ascii || TextLayoutEngine.isPrintableASCII(content) {
+                    var k = segmentStart
+                    while k < contentEnd {
+                        var w = widths[Int(b[k])]
+                        if w.isNaN { w = textEngine.clusterWidth(base, k, k + 1, style.pointee) }
+                        guard add(w) else {
+                            cut = true
+                            break scan
+                        }
+                        k += 1
+                    }
+                } else {
+                    var it = GraphemeBreakIterator(validUTF8: content)
+                    var a = 0
+                    while let e = it.next() {
+                        guard add(textEngine.clusterWidth(base, segmentStart + a, segmentStart + e, style.pointee)) else {
+                            cut = true
+                            break scan
+                        }
+                        a = e
+                    }
+                }
+                lineWidth = piece
+            } else {
+                lineWidth += pendingSpace + segWidth
+            }
+            pendingSpace = Double(seg.whitespaceWidth)
+            hasContent = true
+            if seg.isMandatory {
+                lines += 1
+                (lineWidth, pendingSpace, hasContent) = (0, 0, false)
+                if lines > stop {
+                    cut = true
+                    break
+                }
+            }
+            segmentStart = seg.end
+            i += 1
+        }
+        if !cut && (hasContent || lines == 0 || (n > 0 && segments[n - 1].isMandatory)) { lines += 1 }
+        range = negative ? (.infinity, -.infinity) : (low, high)
+        return (lines, maxLines > 0 && lines > maxLines)
     }
 
     /// The greedy fill of `TextLayoutEngine.breakLines` for segments that all fit `limit`,

@@ -236,13 +236,17 @@ extension TextLayoutEngine {
     /// the last few styles used (the clusters of URLs, e-mail addresses and codes that need
     /// emergency breaks; a font-scale change breaks texts in their old and new styles).
     @inline(__always)
-    func asciiClusterWidths(_ style: TextStyle) -> UnsafeMutablePointer<Double>? {
+    func asciiClusterWidths(_ style: TextStyle) -> UnsafeMutablePointer<Double>? { asciiClusterWidths(identity: style.identity) }
+
+    /// `asciiClusterWidths` of the style of `identity`.
+    @inline(__always)
+    func asciiClusterWidths(identity: UInt64) -> UnsafeMutablePointer<Double>? {
         guard segmentCache.isEnabled else { return nil }
         let c = caches
-        for i in 0..<Caches.asciiTables where c.pointee.asciiStyles[i] == style.identity { return c.pointee.asciiWidths + 128 * i }
+        for i in 0..<Caches.asciiTables where c.pointee.asciiStyles[i] == identity { return c.pointee.asciiWidths + 128 * i }
         let i = c.pointee.asciiNext
         c.pointee.asciiNext = (i + 1) % Caches.asciiTables
-        c.pointee.asciiStyles[i] = style.identity
+        c.pointee.asciiStyles[i] = identity
         (c.pointee.asciiWidths + 128 * i).update(repeating: .nan, count: 128)
         return c.pointee.asciiWidths + 128 * i
     }
