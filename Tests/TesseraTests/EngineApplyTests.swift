@@ -142,6 +142,21 @@ func checkBatch(_ result: AppliedBatch, old: [UInt64], oldKeys: [UInt64: (UInt64
     static let slotsPerRow = 2
     static let estimates: [Double] = [44, 60.5, 30]
 
+    /// Move sources are put in old order by a radix sort above 256 moves: it orders as the
+    /// standard library's sort does, at every size and digit split (one to three passes).
+    @Test(arguments: [(0, 10), (1, 10), (256, 1000), (257, 300), (2_000, 2_048), (5_000, 1 << 21), (20_000, 4_000_000), (3_000, 1 << 30)])
+    func moveSourcesSortLikeTheStandardLibrary(_ count: Int, _ limit: Int) {
+        var rng = SplitMix64(seed: UInt64(count &* 31 &+ limit))
+        var froms = Set<Int>()
+        while froms.count < count { froms.insert(rng.below(limit)) }
+        var order = Array(froms)
+        for i in order.indices.reversed() where i > 0 { order.swapAt(i, rng.below(i + 1)) }
+        var keys = order.enumerated().map { UInt64($0.element) << 32 | UInt64($0.offset) }
+        let expected = keys.sorted()
+        ApplyPlan.sortBySource(&keys, below: limit)
+        #expect(keys == expected)
+    }
+
     /// Builds a new snapshot from the model's rows: deletions, insertions, moves, updates
     /// (version, kind, text), sometimes all rows replaced, sometimes nothing changed.
     static func nextSnapshot(
