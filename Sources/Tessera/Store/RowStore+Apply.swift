@@ -453,8 +453,12 @@ extension RowStore {
             if r + 32 < n { prefetchRow(found[r + 32], all: plan.removedMove[r + 32] >= 0) }
             if r + 16 < n {
                 let (l, slot) = (found[r + 16].leaf, Int(found[r + 16].slot)), page = page(ofLeaf: l)
-                index.prefetch(page.ids[slot])
-                if plan.removedMove[r + 16] < 0 { text.prefetch(page.text[slot]) }
+                if plan.removedMove[r + 16] < 0 {
+                    index.prefetchForRemoval(page.ids[slot])
+                    text.prefetch(page.text[slot])
+                } else {
+                    index.prefetch(page.ids[slot])
+                }
             }
             let (l, slot) = (found[r].leaf, Int(found[r].slot)), page = page(ofLeaf: l)
             let m = Int(plan.removedMove[r])
