@@ -121,26 +121,59 @@ extension ListEngine {
         }
         let new = layout.epoch, batches = layout.batches.map(\.viewPointer), ranges = layout.batchRanges
         let measurer = layout.measurers[0]
+        // What the new layout does to a clean row, per kind code, decided once here rather
+        // than per row.
+        let marks = affected.indices.map { code in
+            guard affected[code] else { return WidthMark.keep }
+            switch measurer.widthShiftIsZero(kind: UInt16(code)) {
+            case nil: return .dirty
+            case true?: return .sameLayout
+            case false?: return .perValues
+            }
+        }
         var b = 0
-        return store.setFlags(gaining: dirty) { row, kind, flags in
-            while b < ranges.count && row >= ranges[b].upperBound { b += 1 }
-            guard b < ranges.count, row >= ranges[b].lowerBound else { return affected[Int(kind)] ? dirty : 0 }
-            let range = batches[b].pointee.widthRanges.baseAddress.unsafelyUnwrapped + (row - ranges[b].lowerBound)
-            // A measured row's range holds in the new environment when its kind did not
-            // change at all, or changed only in width (and in columns of boxes taking
-            // `shift` from the fill column) to a width whose unshifted value is inside the
-            // range; the range then moves by the shift.
-            guard flags & dirty == 0, range.pointee.epoch == old else { return affected[Int(kind)] ? dirty : 0 }
-            guard affected[Int(kind)] else {
+        return marks.withUnsafeBufferPointer { marks in
+            store.setFlags(gaining: dirty) { row, kind, flags in
+                while b < ranges.count && row >= ranges[b].upperBound { b += 1 }
+                let mark = marks[Int(kind)]
+                guard b < ranges.count, row >= ranges[b].lowerBound else { return mark == .keep ? 0 : dirty }
+                let range = batches[b].pointee.widthRanges.baseAddress.unsafelyUnwrapped + (row - ranges[b].lowerBound)
+                // A measured row's range holds in the new environment when its kind did not
+                // change at all, or changed only in width (and in columns of boxes taking
+                // `shift` from the fill column) to a width whose unshifted value is inside the
+                // range; the range then moves by the shift.
+                guard flags & dirty == 0, range.pointee.epoch == old else { return mark == .keep ? 0 : dirty }
+                let shift: Int64
+                switch mark {
+                case .keep:
+                    range.pointee.epoch = new
+                    return 0
+                case .dirty:
+                    return dirty
+                case .sameLayout:
+                    shift = 0
+                case .perValues:
+                    guard let s = measurer.layoutWidthShift(kind: kind, present: range.pointee.present) else { return dirty }
+                    shift = s
+                }
+                guard range.pointee.holds(width - shift, epoch: old), shift >= 0 || range.pointee.holds(width, epoch: old) else { return dirty }
+                range.pointee.shift(by: shift)
                 range.pointee.epoch = new
                 return 0
             }
-            guard let shift = measurer.layoutWidthShift(kind: kind, present: range.pointee.present),
-                  range.pointee.holds(width - shift, epoch: old), shift >= 0 || range.pointee.holds(width, epoch: old) else { return dirty }
-            range.pointee.shift(by: shift)
-            range.pointee.epoch = new
-            return 0
         }
+    }
+
+    /// What an environment change does to a clean row of a kind (`markDirty`).
+    private enum WidthMark {
+        /// The kind's layout did not change: the row keeps its height.
+        case keep
+        /// Only the width changed: the row keeps its height where its range holds.
+        case sameLayout
+        /// The fill column's shift depends on which values the row has.
+        case perValues
+        /// No row of the kind keeps its height.
+        case dirty
     }
 
     mutating func insertProfiled(

@@ -80,11 +80,14 @@ public final class CellMeasurer {
     private var changedKinds: [Bool]
     /// Per kind (profile order): laid out as before the last `setEnvironment` apart from the
     /// content width.
-    private var sameApartFromWidth: [Bool]
+    /// (Read per row by `ListEngine.setEnvironment` through `layoutWidthShift`: these three
+    /// are not checked for exclusive access at run time, the measurer being used by one
+    /// thread at a time and never reading them while it writes them.)
+    @exclusivity(unchecked) private var sameApartFromWidth: [Bool]
     /// The program before the last `setEnvironment`, which fill-column shifts are found
     /// against, and the shifts found so far.
-    private var previousProgram: CellProgram?
-    private var shifts = FillShifts()
+    @exclusivity(unchecked) private var previousProgram: CellProgram?
+    @exclusivity(unchecked) private var shifts = FillShifts()
     /// Styles built for recent (platform, font scale) pairs, so switching back reuses their
     /// identities and with them the text caches' entries.
     private var styleCache: [(platform: LayoutEnvironment.Platform, scale: Double, styles: [TextStyle])] = []
@@ -181,6 +184,14 @@ public final class CellMeasurer {
     public func layoutChanged(kind code: UInt16) -> Bool {
         let k = profile.kindIndex(code)
         return k < 0 || changedKinds[k]
+    }
+
+    /// Whether `layoutWidthShift(kind:present:)` is 0 for every set of present values of
+    /// kind `code` (true), depends on them (false), or is nil for all (nil).
+    func widthShiftIsZero(kind code: UInt16) -> Bool? {
+        let k = profile.kindIndex(code)
+        guard k >= 0, program.kinds[k].gridMode == 0, previousProgram != nil else { return nil }
+        return sameApartFromWidth[k]
     }
 
     /// For rows of the kind with this code and present values `mask` laid out as before the
