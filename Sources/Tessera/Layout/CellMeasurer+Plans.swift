@@ -478,7 +478,9 @@ extension CellMeasurer {
     /// vertical box stack, a validated image of one size), else nil: measured per row.
     static func constantNatural(_ sp: UnsafePointer<SlotProgram>, valid: Bool) -> Int64? {
         switch sp.pointee.type {
-        case .box, .boxStack where sp.pointee.flag: sp.pointee.width
+        // Any box; a box stack only when vertical (a row's stack is as wide as one box).
+        case .box,
+             .boxStack where sp.pointee.flag: sp.pointee.width
         case .image where valid && sp.pointee.imageMin == sp.pointee.imageMax: sp.pointee.imageMin
         default: nil
         }
