@@ -131,6 +131,8 @@ extension ListEngine {
             case false?: return .perValues
             }
         }
+        let shifts = ShiftCache()
+        defer { shifts.deallocate() }
         var b = 0
         return marks.withUnsafeBufferPointer { marks in
             store.setFlags(gaining: dirty) { row, kind, flags in
@@ -153,14 +155,44 @@ extension ListEngine {
                 case .sameLayout:
                     shift = 0
                 case .perValues:
-                    guard let s = measurer.layoutWidthShift(kind: kind, present: range.pointee.present) else { return dirty }
+                    guard let s = shifts.shift(kind: kind, present: range.pointee.present, measurer) else { return dirty }
                     shift = s
                 }
                 guard range.pointee.holds(width - shift, epoch: old), shift >= 0 || range.pointee.holds(width, epoch: old) else { return dirty }
-                range.pointee.shift(by: shift)
+                // A stored range has 1 <= low < high: moving it by 0 leaves it as it is.
+                if shift != 0 { range.pointee.shift(by: shift) }
                 range.pointee.epoch = new
                 return 0
             }
+        }
+    }
+
+    /// The last shift (`CellMeasurer.layoutWidthShift`) looked up for each of 4,096 slots
+    /// of (kind, present values) pairs, for `markDirty`: a few pairs serve a million rows,
+    /// and a hit costs a hash and a compare where the measurer's lookup cost about 90
+    /// instructions. A pair whose slot holds another is looked up again.
+    private struct ShiftCache {
+        static let size = 4096
+        static let none = Int64.min
+        let keys = UnsafeMutablePointer<UInt64>.allocate(capacity: size)
+        let shifts = UnsafeMutablePointer<Int64>.allocate(capacity: size)
+
+        init() { keys.initialize(repeating: .max, count: Self.size) }
+
+        func deallocate() {
+            keys.deallocate()
+            shifts.deallocate()
+        }
+
+        @inline(__always)
+        func shift(kind: UInt16, present: UInt32, _ measurer: CellMeasurer) -> Int64? {
+            let key = UInt64(kind) << 32 | UInt64(present)
+            let i = Int(truncatingIfNeeded: mix64(key)) & (Self.size - 1)
+            if keys[i] != key {
+                keys[i] = key
+                shifts[i] = measurer.layoutWidthShift(kind: kind, present: present) ?? Self.none
+            }
+            return shifts[i] == Self.none ? nil : shifts[i]
         }
     }
 
