@@ -349,7 +349,7 @@ import Testing
             let r = Double(rng.int(80...300)) / 100
             let to = try TextStyle(fontChain: chain, size: 15 * r, letterSpacing: spacing * r)
             let width = Double(rng.int(20 * 64...200 * 64)) / 64
-            try Array(text.utf8).withUnsafeBytes { utf8 in
+            Array(text.utf8).withUnsafeBytes { utf8 in
                 func lines(_ style: TextStyle, _ w: Double, _ range: UnsafeMutablePointer<(low: Double, high: Double)>? = nil) -> [Range<Int>] {
                     let widest = engine.prepare(utf8, style)
                     let segments = Array(engine.caches.pointee.segments.buffer)
