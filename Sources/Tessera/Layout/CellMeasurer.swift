@@ -80,14 +80,11 @@ public final class CellMeasurer {
     private var changedKinds: [Bool]
     /// Per kind (profile order): laid out as before the last `setEnvironment` apart from the
     /// content width.
-    /// (Read per row by `ListEngine.setEnvironment` through `layoutWidthShift`: these three
-    /// are not checked for exclusive access at run time, the measurer being used by one
-    /// thread at a time and never reading them while it writes them.)
-    @exclusivity(unchecked) private var sameApartFromWidth: [Bool]
+    private var sameApartFromWidth: [Bool]
     /// The program before the last `setEnvironment`, which fill-column shifts are found
     /// against, and the shifts found so far.
-    @exclusivity(unchecked) private var previousProgram: CellProgram?
-    @exclusivity(unchecked) private var shifts = FillShifts()
+    private var previousProgram: CellProgram?
+    private var shifts = FillShifts()
     /// Styles built for recent (platform, font scale) pairs, so switching back reuses their
     /// identities and with them the text caches' entries.
     private var styleCache: [(platform: LayoutEnvironment.Platform, scale: Double, styles: [TextStyle])] = []
