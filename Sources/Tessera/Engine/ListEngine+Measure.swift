@@ -166,7 +166,7 @@ extension ListEngine {
         guard let layout, layout.dirtyCount > 0 else { return scrollOffset }
         let n = layout.dirtyCount, count = store.count
         let dirty = RowFlags.dirty.rawValue
-        var rows = [Int32](repeating: 0, count: n), units = [UInt32](repeating: 0, count: n)
+        var rows: [Int32] = [], units: [UInt32] = []
         if layout.keepsPreparedTexts && (layout.batchesAreValid(store) || 2 * n >= count) {
             measureAllPrepared(layout, threads: threads, rows: &rows, units: &units)
         } else {
@@ -194,10 +194,13 @@ extension ListEngine {
     }
 
     /// `measureAll` through the text engines' caches: the dirty rows split into `threads`
-    /// contiguous parts of equal size; `rows` and `units` (one entry per dirty row) get
-    /// the rows in ascending order and their heights.
+    /// contiguous parts of equal size; `rows` and `units` become the rows in ascending
+    /// order and their heights (one entry per dirty row).
     private func measureAllDirty(_ layout: ProfileLayout, threads: Int, rows: inout [Int32], units: inout [UInt32]) {
         let n = layout.dirtyCount, count = store.count
+        // Every entry is written below.
+        rows = Self.uninitialized(n)
+        units = Self.uninitialized(n)
         let parts = min(threads, n)
         // Where each part starts: the cursor at its first dirty row.
         var starts: [RowCursor] = []
@@ -256,7 +259,7 @@ extension ListEngine {
     /// `measureAll` with prepared texts: the kept batches' row ranges (or, when none are
     /// valid, `threads` new ranges of equal size whose texts each worker prepares first),
     /// range `i` measured by worker `i % threads`. Each range's dirty rows go to
-    /// `rows`/`units` from the range's first row on, then the parts are closed up.
+    /// `rows`/`units` from the range's first row on, then the parts are closed up in place.
     private func measureAllPrepared(_ layout: ProfileLayout, threads: Int, rows: inout [Int32], units: inout [UInt32]) {
         let count = store.count
         let building = !layout.batchesAreValid(store)
@@ -276,8 +279,9 @@ extension ListEngine {
         var made = [CellTextBatch?](repeating: nil, count: ranges.count)
         var found = [Int](repeating: 0, count: ranges.count)
         let kept = building ? [] : layout.batches
-        // Each range writes from its first row's position: at most a row per entry.
-        var rangeRows = [Int32](repeating: 0, count: count), rangeUnits = [UInt32](repeating: 0, count: count)
+        // Each range writes from its first row's position: at most a row per entry (only
+        // the entries written are read).
+        var rangeRows: [Int32] = Self.uninitialized(count), rangeUnits: [UInt32] = Self.uninitialized(count)
         var cpu = [UInt64](repeating: 0, count: workers.count)
         defer { layout.threadCPU = cpu }
         cpu.withUnsafeMutableBufferPointer { cpu in
@@ -343,15 +347,26 @@ extension ListEngine {
             layout.batches = made.map { $0! }
             layout.batchVersion = store.contentMutations
         }
-        // Close the parts up, in row order.
+        // Close the parts up, in row order (each moves towards the front, if at all).
         var at = 0
         for (i, range) in ranges.enumerated() {
-            for j in 0..<found[i] {
-                rows[at + j] = rangeRows[range.lowerBound + j]
-                units[at + j] = rangeUnits[range.lowerBound + j]
+            if at != range.lowerBound {
+                for j in 0..<found[i] {
+                    rangeRows[at + j] = rangeRows[range.lowerBound + j]
+                    rangeUnits[at + j] = rangeUnits[range.lowerBound + j]
+                }
             }
             at += found[i]
         }
+        rangeRows.removeLast(count - at)
+        rangeUnits.removeLast(count - at)
+        rows = rangeRows
+        units = rangeUnits
+    }
+
+    /// An array of `n` elements whose values the caller writes before reading any.
+    private static func uninitialized<T: BitwiseCopyable>(_ n: Int) -> [T] {
+        [T](unsafeUninitializedCapacity: n) { _, count in count = n }
     }
 
     /// Empties the text caches of every measurer of a profile-driven list (the caller's and

@@ -199,6 +199,9 @@ extension RowStore {
         version &+= 1
         let set = RowFlags.measured.rawValue
         var leaf = HeightTree.none, leafRow = 0, leafCount = 0, delta: Int64 = 0
+        // The page's columns, taken once per page rather than once per row.
+        var low = UnsafeMutablePointer<UInt16>(bitPattern: 1)!, high = UnsafeMutablePointer<UInt8>(bitPattern: 1)!
+        var flags = low, groups = UnsafeMutablePointer<UInt32>(bitPattern: 1)!
         for i in 0..<rows.count {
             let row = Int(rows[i])
             if leaf == HeightTree.none || row >= leafRow + leafCount {
@@ -208,12 +211,16 @@ extension RowStore {
                 leafRow = found.leafRow
                 leafCount = rowCount(ofLeaf: leaf)
                 delta = 0
+                let page = page(ofLeaf: leaf)
+                (low, high, flags, groups) = (page.heightLow, page.heightHigh, page.flags, page.groupHeights)
             }
-            let page = page(ofLeaf: leaf), slot = row - leafRow
-            let d = Int64(units[i]) - page.height(slot)
-            page.setHeight(units[i], slot)
-            page.adjustGroup(of: slot, by: d)
-            page.flags[slot] = page.flags[slot] & ~clearing | set
+            let u = units[i], slot = row - leafRow
+            let d = Int64(u) - (Int64(low[slot]) | Int64(high[slot]) << 16)
+            low[slot] = UInt16(truncatingIfNeeded: u)
+            high[slot] = UInt8(truncatingIfNeeded: u >> 16)
+            let g = slot / Page.groupRows
+            groups[g] = UInt32(truncatingIfNeeded: Int64(groups[g]) &+ d)
+            flags[slot] = flags[slot] & ~clearing | set
             delta += d
         }
         if delta != 0 { tree.adjust(leaf: leaf, rows: 0, height: delta) }
