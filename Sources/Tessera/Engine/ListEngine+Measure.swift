@@ -1,3 +1,4 @@
+import CJemalloc
 import Dispatch
 
 /// How much one `measure(budget:)` call may do.
@@ -275,6 +276,7 @@ extension ListEngine {
         let walker = store.walker
         let slotsPerRow = layout.slotsPerRow, epoch = layout.epoch
         let dirty = RowFlags.dirty.rawValue
+        let dirtyCount = layout.dirtyCount, sparse = !building && 2 * dirtyCount < count
         // Per range: the batch (made by its worker when building) and how many dirty rows it had.
         var made = [CellTextBatch?](repeating: nil, count: ranges.count)
         var found = [Int](repeating: 0, count: ranges.count)
@@ -314,18 +316,59 @@ extension ListEngine {
                                     batch = kept[i]
                                 }
                                 measurer.engineBegin(batch, epoch: epoch)
-                                var c = starts[i]
                                 var k = range.lowerBound
-                                while c.row < range.upperBound {
-                                    let page = walker.page(c.leaf)
-                                    if page.flags[c.slot] & dirty != 0 {
-                                        rows[k] = Int32(c.row)
-                                        let values = ProfileLayout.values(arena: arena, textReference: page.text[c.slot], offsets: o)
-                                        let h = measurer.engineHeightUnits(kind: page.kinds[c.slot], values, batchRow: c.row - range.lowerBound)
-                                        units[k] = UInt32(min(max(h, 0), LayoutUnit.maximumRowUnits))
-                                        k += 1
+                                @inline(__always) func measure(_ c: RowCursor, _ page: Page) {
+                                    rows[k] = Int32(c.row)
+                                    let values = ProfileLayout.values(arena: arena, textReference: page.text[c.slot], offsets: o)
+                                    let h = measurer.engineHeightUnits(kind: page.kinds[c.slot], values, batchRow: c.row - range.lowerBound)
+                                    units[k] = UInt32(min(max(h, 0), LayoutUnit.maximumRowUnits))
+                                    k += 1
+                                }
+                                if sparse, let view = measurer.engineBatch {
+                                    // Few rows to measure, far apart: each one's page columns,
+                                    // text record and kept texts would miss in turn. Their
+                                    // places are gathered first, then loaded a few rows ahead
+                                    // in two steps (what the second step reads, the first loaded).
+                                    var capacity = max(min(dirtyCount, range.count), 1)
+                                    var dirtyRows = UnsafeMutablePointer<RowCursor>.allocate(capacity: capacity)
+                                    defer { dirtyRows.deallocate() }
+                                    var n = 0
+                                    walker.forEach(from: starts[i], below: range.upperBound, flagged: dirty) {
+                                        if n == capacity {
+                                            // Only if the count of dirty rows were off.
+                                            let grown = UnsafeMutablePointer<RowCursor>.allocate(capacity: 2 * capacity)
+                                            grown.moveInitialize(from: dirtyRows, count: n)
+                                            dirtyRows.deallocate()
+                                            (dirtyRows, capacity) = (grown, 2 * capacity)
+                                        }
+                                        dirtyRows[n] = $0
+                                        n &+= 1
                                     }
-                                    walker.advance(&c)
+                                    for j in 0..<n {
+                                        if j &+ 8 < n {
+                                            let a = dirtyRows[j &+ 8], page = walker.page(a.leaf)
+                                            tess_prefetch(page.kinds + a.slot)
+                                            tess_prefetch(page.text + a.slot)
+                                            view.pointee.prefetchRow(a.row - range.lowerBound)
+                                        }
+                                        if j &+ 4 < n {
+                                            let a = dirtyRows[j &+ 4], page = walker.page(a.leaf)
+                                            let record = arena + Int(page.text[a.slot]) * 4
+                                            tess_prefetch(record)
+                                            tess_prefetch(record + 64)
+                                            view.pointee.prefetchTexts(ofRow: a.row - range.lowerBound)
+                                        }
+                                        if j &+ 2 < n { view.pointee.prefetchSegments(ofRow: dirtyRows[j &+ 2].row - range.lowerBound) }
+                                        let c = dirtyRows[j]
+                                        measure(c, walker.page(c.leaf))
+                                    }
+                                } else {
+                                    var c = starts[i]
+                                    while c.row < range.upperBound {
+                                        let page = walker.page(c.leaf)
+                                        if page.flags[c.slot] & dirty != 0 { measure(c, page) }
+                                        walker.advance(&c)
+                                    }
                                 }
                                 measurer.engineEnd()
                                 withExtendedLifetime(batch) {}
@@ -509,6 +552,21 @@ struct RowWalker {
     let arena: UnsafeRawPointer
 
     @inline(__always) func page(_ leaf: UInt32) -> Page { Page(leaves[Int(leaf)].page!, layout) }
+
+    /// Calls `body` with each row from `c` on, below row `end`, that has a bit of `mask`
+    /// among its flags (page by page: a page's columns are found once).
+    @inline(__always) func forEach(from c: RowCursor, below end: Int, flagged mask: UInt16, _ body: (RowCursor) -> Void) {
+        var leaf = c.leaf, slot = c.slot, row = c.row
+        while row < end {
+            let page = page(leaf), flags = page.flags
+            let last = Swift.min(Int(leaves[Int(leaf)].count), slot &+ (end &- row))
+            for s in slot..<last where flags[s] & mask != 0 { body(RowCursor(leaf: leaf, slot: s, row: row &+ (s &- slot))) }
+            row &+= last &- slot
+            leaf = leaves[Int(leaf)].next
+            guard leaf != HeightTree.none else { return }
+            slot = 0
+        }
+    }
 
     @inline(__always) func advance(_ c: inout RowCursor) {
         c.row &+= 1

@@ -1,3 +1,4 @@
+import CJemalloc
 /// The texts of a batch of rows, prepared once in the measurer's styles (each split into
 /// its line-break segments with their widths), kept in row order: measuring the same rows
 /// again at another width, in edit mode, in another width class or at another font scale
@@ -395,6 +396,60 @@ public final class CellTextBatch {
         func view(_ t: Int) -> PreparedTextView {
             let lo = Int(segmentStart[t]), hi = Int(segmentStart[t + 1])
             return PreparedTextView(segments: UnsafeBufferPointer(rebasing: segments[lo..<hi]), widest: widest[t])
+        }
+
+        /// Starts loading what measuring batch row `row` reads first: its slots' kept texts
+        /// and its width range.
+        @inline(__always)
+        func prefetchRow(_ row: Int) {
+            guard row < rowCount else { return }
+            tess_prefetch(first.baseAddress! + row &* slotsPerRow)
+            tess_prefetch(widthRanges.baseAddress! + row)
+        }
+
+        /// A kept text of batch row `row` (the one of its lowest value that has one; a row's
+        /// texts are consecutive, so its others lie a few entries after or before), or -1.
+        @inline(__always)
+        func someKeptText(ofRow row: Int) -> Int {
+            guard row < rowCount else { return -1 }
+            let f = first.baseAddress! + row &* slotsPerRow
+            var v = 0
+            while v < slotsPerRow {
+                if f[v] >= 0 { return Int(f[v]) }
+                v &+= 1
+            }
+            return -1
+        }
+
+        /// Starts loading the per-text columns around batch row `row`'s kept texts (eight
+        /// entries from the one `someKeptText` finds), reading its slots' kept texts (loaded
+        /// by `prefetchRow`).
+        @inline(__always)
+        func prefetchTexts(ofRow row: Int) {
+            let a = someKeptText(ofRow: row)
+            guard a >= 0 else { return }
+            let b = Swift.min(a &+ 7, head.count &- 1)
+            tess_prefetch(head.baseAddress! + a); tess_prefetch(head.baseAddress! + b)
+            tess_prefetch(style.baseAddress! + a); tess_prefetch(style.baseAddress! + b)
+            tess_prefetch(length.baseAddress! + a); tess_prefetch(length.baseAddress! + b)
+            tess_prefetch(segmentStart.baseAddress! + a); tess_prefetch(segmentStart.baseAddress! + b)
+            tess_prefetch(measuredIn.baseAddress! + a); tess_prefetch(measuredIn.baseAddress! + b)
+            tess_prefetch(flags.baseAddress! + a); tess_prefetch(flags.baseAddress! + b)
+            tess_prefetch(natural.baseAddress! + a); tess_prefetch(natural.baseAddress! + b)
+            tess_prefetch(lines.baseAddress! + a); tess_prefetch(lines.baseAddress! + b)
+        }
+
+        /// Starts loading four lines of segments from batch row `row`'s kept text that
+        /// `someKeptText` finds, reading where they start (loaded by `prefetchTexts`).
+        @inline(__always)
+        func prefetchSegments(ofRow row: Int) {
+            let a = someKeptText(ofRow: row)
+            guard a >= 0 else { return }
+            let from = UnsafeRawPointer(segments.baseAddress! + Int(segmentStart[a]))
+            tess_prefetch(from)
+            tess_prefetch(from + 64)
+            tess_prefetch(from + 128)
+            tess_prefetch(from + 192)
         }
 
         /// The ratio by which the widths of a scalable text measured in state `from` scale to

@@ -29,6 +29,9 @@ extension CellMeasurer {
         return heightUnits(kind: kind, row)
     }
 
+    /// The batch in use (`engineBegin`), for loading rows' kept texts ahead of measuring them.
+    var engineBatch: UnsafeMutablePointer<CellTextBatch.View>? { scratch.pointee.batch }
+
     /// A builder of a batch of `rowCount` stored rows (`slotsPerRow` value slots each).
     func engineBatchBuilder(rowCount: Int, slotsPerRow: Int) -> CellTextBatchBuilder {
         CellTextBatchBuilder(self, rowCount: rowCount, slotsPerRow: slotsPerRow, rowsAreValidUTF8: true)
