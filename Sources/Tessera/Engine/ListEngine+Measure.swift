@@ -327,8 +327,8 @@ extension ListEngine {
                                 if sparse, let view = measurer.engineBatch {
                                     // Few rows to measure, far apart: each one's page columns,
                                     // text record and kept texts would miss in turn. Their
-                                    // places are gathered first, then loaded a few rows ahead
-                                    // in two steps (what the second step reads, the first loaded).
+                                    // places are gathered first, then loaded 8, 4 and 2 rows
+                                    // ahead in three steps (each reads what the one before loaded).
                                     var capacity = max(min(dirtyCount, range.count), 1)
                                     var dirtyRows = UnsafeMutablePointer<RowCursor>.allocate(capacity: capacity)
                                     defer { dirtyRows.deallocate() }
