@@ -329,18 +329,13 @@ extension ListEngine {
                                     // text record and kept texts would miss in turn. Their
                                     // places are gathered first, then loaded 8, 4 and 2 rows
                                     // ahead in three steps (each reads what the one before loaded).
-                                    var capacity = max(min(dirtyCount, range.count), 1)
-                                    var dirtyRows = UnsafeMutablePointer<RowCursor>.allocate(capacity: capacity)
+                                    // `dirtyCount` counts the flagged rows exactly (`_checkInvariants`).
+                                    let capacity = max(min(dirtyCount, range.count), 1)
+                                    let dirtyRows = UnsafeMutablePointer<RowCursor>.allocate(capacity: capacity)
                                     defer { dirtyRows.deallocate() }
                                     var n = 0
                                     walker.forEach(from: starts[i], below: range.upperBound, flagged: dirty) {
-                                        if n == capacity {
-                                            // Only if the count of dirty rows were off.
-                                            let grown = UnsafeMutablePointer<RowCursor>.allocate(capacity: 2 * capacity)
-                                            grown.moveInitialize(from: dirtyRows, count: n)
-                                            dirtyRows.deallocate()
-                                            (dirtyRows, capacity) = (grown, 2 * capacity)
-                                        }
+                                        precondition(n < capacity, "more rows flagged dirty than counted")
                                         dirtyRows[n] = $0
                                         n &+= 1
                                     }
