@@ -570,7 +570,7 @@ struct DiffPairGenerator {
     /// The inverse of `uniquenessKey` but for the seed, to make ids whose keys
     /// (`uniquenessKey(id)`, of `id ^ seed`) are chosen.
     static func unkey(_ value: UInt64) -> UInt64 {
-        (value ^ value >> 32) &* inverse(0x9E37_79B9_7F4A_7C15)
+        value &* inverse(0x9E37_79B9_7F4A_7C15)
     }
 
     /// The inverse of an odd number modulo 2^64 (Newton's iteration doubles the bits).

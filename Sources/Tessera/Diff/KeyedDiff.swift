@@ -116,7 +116,7 @@ public final class KeyedDiffer {
     /// One bit per new row that may be inserted, moved or updated, so that `makeBatch`
     /// looks only at those when they are few. A stale mark only costs a look.
     var newMarks = DiffScratch<UInt64>()
-    /// `markLongestIncreasing`: the new index of the predecessor of a row that replaced a
+    /// `markLongestIncreasing`: the old index of the predecessor of a row that replaced a
     /// tail, the tails' values and every 64th of them, and a bit per old row for: extends
     /// the subsequence, became its last tail, stays (in the subsequence kept).
     var predecessor = DiffScratch<Int32>()
@@ -477,19 +477,19 @@ public final class KeyedDiffer {
             let low = UInt64(1 << (bits - 3) - 1), seen = filter, shared = filter + (1 << (bits - 9))
             filter.update(repeating: 0, count: 1 << (bits - 8))
             for c in all..<on {
-                let b = Int(truncatingIfNeeded: keys[c] & low), bit: UInt64 = 1 << UInt64(b & 63)
+                let b = Int(truncatingIfNeeded: Self.spread(keys[c]) & low), bit: UInt64 = 1 << UInt64(b & 63)
                 shared[b >> 6] |= seen[b >> 6] & bit
                 seen[b >> 6] |= bit
             }
             for c in old..<all {
-                let b = Int(truncatingIfNeeded: keys[c] & low)
+                let b = Int(truncatingIfNeeded: Self.spread(keys[c]) & low)
                 shared[b >> 6] |= seen[b >> 6] & 1 << UInt64(b & 63)
             }
             @inline(__always)
             func compact(_ range: Range<Int>, to start: Int) -> Int {
                 var end = start
                 for c in range {
-                    let key = keys[c], b = Int(truncatingIfNeeded: key & low)
+                    let key = keys[c], b = Int(truncatingIfNeeded: Self.spread(key) & low)
                     keys[end] = key
                     end &+= Int(truncatingIfNeeded: shared[b >> 6] >> UInt64(b & 63) & 1)
                 }
@@ -536,14 +536,16 @@ public final class KeyedDiffer {
         return true
     }
 
-    /// `allOldUnique`'s key of an id: a multiply and a xor-shift, both invertible, so a
-    /// bijection; half the work of `mix64`, and the filters use only its top bits (the
-    /// product's best) and its low ones (which the shift fills from the top).
+    /// `allOldUnique`'s key of an id: a product with an odd number, invertible, so a
+    /// bijection. The first filter uses its top bits, the product's best; the second, which
+    /// sees only candidates, the low bits of `spread` of it (a product's low bits follow the
+    /// id's low bits alone).
     @inline(__always)
-    func uniquenessKey(_ id: UInt64) -> UInt64 {
-        let x = (id ^ seed) &* 0x9E37_79B9_7F4A_7C15
-        return x ^ x >> 32
-    }
+    func uniquenessKey(_ id: UInt64) -> UInt64 { (id ^ seed) &* 0x9E37_79B9_7F4A_7C15 }
+
+    /// The key with its top half folded into its low bits.
+    @inline(__always)
+    static func spread(_ key: UInt64) -> UInt64 { key ^ key >> 32 }
 
     /// Largest filter of `allOldUnique`: 2^23 bits, 1 MiB. A 2 MiB filter (the nominal L2
     /// cache) missed it often enough to make the 10^6-row diff slower, fewer candidates

@@ -107,7 +107,9 @@ extension KeyedDiffer {
     /// Most rows extend the longest subsequence, and the predecessor of such a row is the
     /// last row before it that became the last tail; so those rows store two bits
     /// (`extendsBits`, `lastBits`) instead of a predecessor, and only rows that replace a
-    /// tail write `predecessor` (its new index). A tail's row is `newToOld` of its value, so
+    /// tail write `predecessor` (its old index, looked up from the tail's value when the row
+    /// replaces it: those lookups are independent and overlap, where the way back, one
+    /// lookup after another, waited on each). A tail's row is `newToOld` of its value, so
     /// only values are kept. That is two streams (the map read, the values written) instead
     /// of five. A search for a row that moved back starts in `tailSamples`, every
     /// `tailBlock`th tail value, which stays in the cache, so it misses it on a block of
@@ -189,8 +191,7 @@ extension KeyedDiffer {
                     let mid = (lo + hi) >> 1
                     if tailValue[mid] < v { lo = mid + 1 } else { hi = mid }
                 }
-                // The predecessor's new index: its old index is looked up only on the way back.
-                pred[i] = lo == 0 ? -1 : tailValue[lo - 1]
+                pred[i] = lo == 0 ? -1 : n2o[Int(tailValue[lo - 1])]
                 tailValue[lo] = v
                 if lo & (Self.tailBlock - 1) == 0 { tailSample[lo / Self.tailBlock] = v }
                 if lo == length - 1 {
@@ -214,7 +215,7 @@ extension KeyedDiffer {
             let bit: UInt64 = 1 << UInt64(x & 63)
             if extends[w] & bit == 0 {
                 stay[w] |= bit
-                x = pred[x] < 0 ? -1 : Int(n2o[Int(pred[x])])
+                x = Int(pred[x])
                 continue
             }
             // Rows of `last` up to x, then the highest that did not extend, if any.
@@ -224,8 +225,7 @@ extension KeyedDiffer {
                 if stored != 0 {
                     let top = 63 - stored.leadingZeroBitCount
                     stay[w] |= chain & ~((1 << UInt64(top)) &- 1)
-                    let p = pred[w << 6 | top]
-                    x = p < 0 ? -1 : Int(n2o[Int(p)])
+                    x = Int(pred[w << 6 | top])
                     break
                 }
                 stay[w] |= chain
