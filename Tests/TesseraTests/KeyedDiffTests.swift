@@ -532,6 +532,23 @@ struct DiffPairGenerator {
         #expect(batch.deletes == Array(1_000..<4_000) && batch.inserts.isEmpty)
     }
 
+    /// The runs path gives up after it marked new leftovers (inserts and move targets near
+    /// the top), and the change is small enough for the batch to list inserts from their
+    /// marks: the one-table path starts from clear marks, so only its inserts are listed.
+    @Test func runsPathGivingUpLeavesOnlyInsertsMarked() throws {
+        var gen = DiffPairGenerator(seed: 25)
+        let n = KeyedDiffer.runsMinimumRows + 1_000
+        let old = DiffRows((0..<n).map { _ in gen.row() })
+        var rows = old.rows
+        for k in stride(from: 15_000, to: 500, by: -5) { rows.remove(at: k) }
+        for k in 0..<6 { rows.insert(gen.row(), at: 100 + 7 * k) }
+        let moved = rows.remove(at: 300)
+        rows.insert(moved, at: 40)
+        rows[200].version &+= 1
+        let batch = try DiffModel.check(KeyedDiffer(), old: old, new: DiffRows(rows), dynamicProgramming: false)
+        #expect(batch.deletes.count == 2_900 && batch.inserts.count == 6 && batch.moves.count == 1 && batch.updates.count == 1)
+    }
+
     /// A repeated id where one copy pairs inside a run and the other is a leftover is
     /// reported as the one-table path reports it, on either side.
     @Test func runsPathFindsRepeatsBetweenRunsAndLeftovers() {

@@ -113,8 +113,8 @@ public final class KeyedDiffer {
     var newToOld = DiffScratch<Int32>()
     /// One bit per old row: survives with a different version.
     var changedBits = DiffScratch<UInt64>()
-    /// One bit per new row that may be inserted, moved or updated, so that `makeBatch`
-    /// looks only at those when they are few. A stale mark only costs a look.
+    /// One bit per inserted new row (`match` leaves exactly those set), so that `makeBatch`
+    /// lists them without reading `newToOld` when they are few.
     var newMarks = DiffScratch<UInt64>()
     /// `markLongestIncreasing`: the old index of the predecessor of a row that replaced a
     /// tail, the tails' values and every 64th of them, and a bit per old row for: extends
@@ -218,8 +218,6 @@ public final class KeyedDiffer {
         _ oldIDs: UnsafeBufferPointer<UInt64>, _ oldVersions: UnsafeBufferPointer<UInt64>,
         _ newIDs: UnsafeBufferPointer<UInt64>, _ newVersions: UnsafeBufferPointer<UInt64>
     ) throws(TesseraError) -> Int {
-        let markWords = (newIDs.count + 63) >> 6
-        newMarks.reserve(markWords).update(repeating: 0, count: markWords)
         if let survivors = matchRuns(oldIDs, oldVersions, newIDs, newVersions) { return survivors }
         return try matchWithTable(oldIDs, oldVersions, newIDs, newVersions)
     }
@@ -300,7 +298,8 @@ public final class KeyedDiffer {
         let changed = changedBits.reserve(words)
         changed.update(repeating: 0, count: words)
         let oldLeft = oldLeftovers.reserve(limit), newLeft = newLeftovers.reserve(limit)
-        let marks = newMarks.base!
+        let marks = newMarks.reserve((m + 63) >> 6)
+        marks.update(repeating: 0, count: (m + 63) >> 6)
         let stash = leftoverStash.reserve(4 * limit)
         let oldLeftIDs = stash, newLeftIDs = stash + limit, oldLeftVersions = stash + 2 * limit, newLeftVersions = stash + 3 * limit
         var lo = 0, ln = 0, survivors: Int
@@ -398,6 +397,7 @@ public final class KeyedDiffer {
                         if oldLeftIDs[p] == id {
                             if tag & Self.pairedBit != 0 { return nil }
                             t[s] = e | Self.pairedBit
+                            marks[j >> 6] &= ~(1 << UInt64(j & 63))
                             let i = Int(oldLeft[p])
                             o2n[i] = Int32(truncatingIfNeeded: j)
                             n2o[j] = Int32(truncatingIfNeeded: i)
@@ -561,9 +561,10 @@ public final class KeyedDiffer {
         _ newIDs: UnsafeBufferPointer<UInt64>, _ newVersions: UnsafeBufferPointer<UInt64>
     ) throws(TesseraError) -> Int {
         let n = oldIDs.count, m = newIDs.count
-        let o2n = oldToNew.reserve(n), n2o = newToOld.reserve(m), marks = newMarks.base!
+        let o2n = oldToNew.reserve(n), n2o = newToOld.reserve(m), marks = newMarks.reserve((m + 63) >> 6)
         let words = (n + 63) >> 6
         let changed = changedBits.reserve(words)
+        marks.update(repeating: 0, count: (m + 63) >> 6)
         o2n.update(repeating: -1, count: n)
         changed.update(repeating: 0, count: words)
 

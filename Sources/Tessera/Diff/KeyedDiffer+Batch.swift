@@ -1,8 +1,10 @@
+import CJemalloc
+
 extension KeyedDiffer {
     /// Builds the batch from the maps `match` filled. Each list is counted first and
     /// written once into an array of exactly that size.
     func makeBatch(oldCount n: Int, newCount m: Int, survivors: Int) -> DiffBatch {
-        let n2o = newToOld.base!, changed = changedBits.base!
+        let changed = changedBits.base!
         let words = (n + 63) >> 6
 
         // The subsequence's pass over the old rows also lists the deleted ones.
@@ -11,7 +13,6 @@ extension KeyedDiffer {
             kept = markLongestIncreasing(oldCount: n, deletes: buffer.baseAddress, count: n - survivors)
             written = n - survivors
         }
-        let stay = stayBits.base!
 
         var updateCount = 0
         for w in 0..<words { updateCount += changed[w].nonzeroBitCount }
@@ -27,75 +28,157 @@ extension KeyedDiffer {
             }
             written = w
         }
-        // Inserts, moves and updated new indexes in one pass over the new rows, or, when
-        // they are few, over the new rows marked: inserts (marked by `match`), then moved and
-        // updated rows, marked here from the old side's bits (a survivor outside `stay`).
-        let o2n = oldToNew.base!, marks = newMarks.base!
+        // Inserts, moves and updated new indexes in one pass over the new rows; or, when
+        // they are few, the inserts from their marks and the others from the old side.
         let dense = (m - survivors) + (survivors - kept) + updateCount > m >> 4
-        if !dense {
-            @inline(__always)
-            func mark(_ i: Int) {
-                let j = Int(o2n[i])
-                marks[j >> 6] |= 1 << UInt64(j & 63)
-            }
-            for w in 0..<words {
-                // Deleted rows are outside `stay` too: their -1 is skipped.
-                var bits = ~stay[w] & (w == words - 1 && n & 63 != 0 ? (1 << UInt64(n & 63)) - 1 : ~0)
-                while bits != 0 {
-                    let i = w << 6 | bits.trailingZeroBitCount
-                    if o2n[i] >= 0 { mark(i) }
-                    bits &= bits &- 1
+        let inserts: [Int], moves: [DiffBatch.Move], updatedNewIndexes: [Int]
+        if dense {
+            (inserts, moves, updatedNewIndexes) = visitNewRows(newCount: m, inserts: m - survivors, moves: survivors - kept, updates: updateCount)
+        } else {
+            let marks = newMarks.base!
+            inserts = [Int](unsafeUninitializedCapacity: m - survivors) { buffer, written in
+                var a = 0
+                for w in 0..<(m + 63) >> 6 {
+                    var bits = marks[w]
+                    while bits != 0 {
+                        buffer.initializeElement(at: a, to: w << 6 | bits.trailingZeroBitCount)
+                        a += 1
+                        bits &= bits &- 1
+                    }
                 }
-                bits = changed[w]
-                while bits != 0 {
-                    mark(w << 6 | bits.trailingZeroBitCount)
-                    bits &= bits &- 1
-                }
+                precondition(a == m - survivors, "KeyedDiffer: insert count")
+                written = a
             }
+            (moves, updatedNewIndexes) = gatherMovesAndUpdates(oldCount: n, newCount: m, moves: survivors - kept, updates: updateCount)
         }
-        var moves: [DiffBatch.Move] = [], updatedNewIndexes: [Int] = []
-        let inserts = [Int](unsafeUninitializedCapacity: m - survivors) { insertBuffer, insertsWritten in
-            moves = [DiffBatch.Move](unsafeUninitializedCapacity: survivors - kept) { moveBuffer, movesWritten in
-                updatedNewIndexes = [Int](unsafeUninitializedCapacity: updateCount) { updateBuffer, updatesWritten in
+        return DiffBatch(
+            oldCount: n, newCount: m, deletes: deletes, inserts: inserts, moves: moves,
+            updates: updates, updatedNewIndexes: updatedNewIndexes)
+    }
+
+    /// Inserts, moves and updated new indexes in one pass over every new row, through
+    /// `newToOld`.
+    func visitNewRows(newCount m: Int, inserts: Int, moves: Int, updates: Int) -> ([Int], [DiffBatch.Move], [Int]) {
+        let n2o = newToOld.base!, stay = stayBits.base!, changed = changedBits.base!
+        var moveList: [DiffBatch.Move] = [], updateList: [Int] = []
+        let insertList = [Int](unsafeUninitializedCapacity: inserts) { insertBuffer, insertsWritten in
+            moveList = [DiffBatch.Move](unsafeUninitializedCapacity: moves) { moveBuffer, movesWritten in
+                updateList = [Int](unsafeUninitializedCapacity: updates) { updateBuffer, updatesWritten in
                     var a = 0, b = 0, c = 0
-                    @inline(__always)
-                    func visit(_ j: Int) {
+                    for j in 0..<m {
                         let i = Int(n2o[j])
                         if i < 0 {
                             insertBuffer.initializeElement(at: a, to: j)
                             a += 1
-                            return
+                            continue
                         }
                         if stay[i >> 6] & (1 << UInt64(i & 63)) == 0 {
                             moveBuffer.initializeElement(at: b, to: DiffBatch.Move(from: i, to: j))
                             b += 1
                         }
-                        if updateCount > 0, changed[i >> 6] & (1 << UInt64(i & 63)) != 0 {
+                        if updates > 0, changed[i >> 6] & (1 << UInt64(i & 63)) != 0 {
                             updateBuffer.initializeElement(at: c, to: j)
                             c += 1
                         }
                     }
-                    if dense {
-                        for j in 0..<m { visit(j) }
-                    } else {
-                        for w in 0..<(m + 63) >> 6 {
-                            var bits = marks[w]
-                            while bits != 0 {
-                                visit(w << 6 | bits.trailingZeroBitCount)
-                                bits &= bits &- 1
-                            }
-                        }
-                    }
-                    precondition(a == m - survivors && b == survivors - kept && c == updateCount, "KeyedDiffer: batch counts")
+                    precondition(a == inserts && b == moves && c == updates, "KeyedDiffer: batch counts")
                     insertsWritten = a
                     movesWritten = b
                     updatesWritten = c
                 }
             }
         }
-        return DiffBatch(
-            oldCount: n, newCount: m, deletes: deletes, inserts: inserts, moves: moves,
-            updates: updates, updatedNewIndexes: updatedNewIndexes)
+        return (insertList, moveList, updateList)
+    }
+
+    /// Moves and updated new indexes when they are few: the old rows outside the kept
+    /// subsequence (moved or deleted) or changed, ascending, each with its new index, loaded
+    /// a few rows ahead (they lie far apart); then each list ordered by new index with a
+    /// radix sort. No pass over every new row and no read of `newToOld`.
+    func gatherMovesAndUpdates(oldCount n: Int, newCount m: Int, moves: Int, updates: Int) -> ([DiffBatch.Move], [Int]) {
+        let o2n = oldToNew.base!, stay = stayBits.base!, changed = changedBits.base!
+        let words = (n + 63) >> 6
+        // The rows, then their keys `new << 32 | old`: moves first, updates after them.
+        var rowCount = 0
+        for w in 0..<words {
+            let live = w == words - 1 && n & 63 != 0 ? (1 << UInt64(n & 63)) - 1 : ~0 as UInt64
+            rowCount += ((~stay[w] & live) | changed[w]).nonzeroBitCount
+        }
+        let rows = oldLeftovers.reserve(rowCount)
+        var r = 0
+        for w in 0..<words {
+            let live = w == words - 1 && n & 63 != 0 ? (1 << UInt64(n & 63)) - 1 : ~0 as UInt64
+            var bits = (~stay[w] & live) | changed[w]
+            while bits != 0 {
+                rows[r] = Int32(truncatingIfNeeded: w << 6 | bits.trailingZeroBitCount)
+                r += 1
+                bits &= bits &- 1
+            }
+        }
+        let keys = spareTable.reserve(2 * (moves + updates))
+        var a = 0, b = moves
+        let lookahead = 16
+        for k in 0..<rowCount {
+            if k + lookahead < rowCount { tess_prefetch(o2n + Int(rows[k + lookahead])) }
+            let i = Int(rows[k]), j = o2n[i]
+            // A deleted row is outside the subsequence too.
+            guard j >= 0 else { continue }
+            let key = UInt64(UInt32(truncatingIfNeeded: j)) << 32 | UInt64(i)
+            if stay[i >> 6] & (1 << UInt64(i & 63)) == 0 {
+                keys[a] = key
+                a += 1
+            }
+            if changed[i >> 6] & (1 << UInt64(i & 63)) != 0 {
+                keys[b] = key
+                b += 1
+            }
+        }
+        precondition(a == moves && b == moves + updates, "KeyedDiffer: batch counts")
+        let spare = keys + moves + updates
+        Self.sortByHighHalf(keys, count: moves, below: m, spare: spare, counts: tailSamples.reserve(Self.radixBuckets))
+        Self.sortByHighHalf(keys + moves, count: updates, below: m, spare: spare, counts: tailSamples.base!)
+        let moveList = [DiffBatch.Move](unsafeUninitializedCapacity: moves) { buffer, written in
+            for k in 0..<moves {
+                buffer.initializeElement(at: k, to: DiffBatch.Move(from: Int(keys[k] & 0xFFFF_FFFF), to: Int(keys[k] >> 32)))
+            }
+            written = moves
+        }
+        let updateList = [Int](unsafeUninitializedCapacity: updates) { buffer, written in
+            for k in 0..<updates { buffer.initializeElement(at: k, to: Int(keys[moves + k] >> 32)) }
+            written = updates
+        }
+        return (moveList, updateList)
+    }
+
+    /// Digits of `sortByHighHalf`: at most 11 bits (two passes below 2^22 new rows).
+    static let radixBuckets = 1 << 11
+
+    /// Sorts `count` keys by their high 32 bits (distinct, below `limit`) with a radix
+    /// sort, through `spare` (as many keys) and `counts` (`radixBuckets`).
+    static func sortByHighHalf(_ keys: UnsafeMutablePointer<UInt64>, count: Int, below limit: Int, spare: UnsafeMutablePointer<UInt64>, counts: UnsafeMutablePointer<Int32>) {
+        guard count > 1 else { return }
+        let bits = max(Int.bitWidth - (limit - 1).leadingZeroBitCount, 1)
+        let passes = (bits + 10) / 11, digit = (bits + passes - 1) / passes, mask = (1 << digit) - 1
+        var from = keys, to = spare
+        var shift = UInt64(32)
+        for _ in 0..<passes {
+            counts.update(repeating: 0, count: mask + 1)
+            for k in 0..<count { counts[Int(truncatingIfNeeded: from[k] &>> shift) & mask] &+= 1 }
+            var sum: Int32 = 0
+            for d in 0...mask {
+                let c = counts[d]
+                counts[d] = sum
+                sum &+= c
+            }
+            for k in 0..<count {
+                let d = Int(truncatingIfNeeded: from[k] &>> shift) & mask
+                to[Int(counts[d])] = from[k]
+                counts[d] &+= 1
+            }
+            swap(&from, &to)
+            shift += UInt64(digit)
+        }
+        if from != keys { keys.update(from: from, count: count) }
     }
 
     /// Patience sorting over the new indexes of surviving old rows, in old order, with
