@@ -222,16 +222,42 @@ public final class KeyedDiffer {
         return try matchWithTable(oldIDs, oldVersions, newIDs, newVersions)
     }
 
-    /// How many of the first `count` elements of `a` and `b` agree: four a compare while
-    /// they all do, as they mostly do where `matchRuns` calls it.
+    /// Pairs the rows from old row `i` and new row `j` on whose ids both sides agree, at most
+    /// `limit`, in one pass, as `agreeing` and `pairRun` would: for each four rows, the ids
+    /// and the versions compared four at a time and both maps filled four at a time.
+    /// Returns how many rows it paired.
     @inline(__always)
-    static func agreeing(_ a: UnsafePointer<UInt64>, _ b: UnsafePointer<UInt64>, upTo count: Int) -> Int {
+    static func pairAgreeing(_ i: Int, _ j: Int, upTo limit: Int, _ c: RunColumns) -> Int {
+        let a = c.oldIDs + i, b = c.newIDs + j, va = c.oldVersions + i, vb = c.newVersions + j
+        let o2n = c.oldToNew + i, n2o = c.newToOld + j, changed = c.changed
+        let iota = SIMD4<Int32>(0, 1, 2, 3)
+        var toNew = iota &+ Int32(truncatingIfNeeded: j), toOld = iota &+ Int32(truncatingIfNeeded: i)
+        @inline(__always) func markChanged(_ k: Int) { changed[(i + k) >> 6] |= 1 << UInt64((i + k) & 63) }
         var k = 0
-        while k + 4 <= count, (a[k] ^ b[k]) | (a[k + 1] ^ b[k + 1]) | (a[k + 2] ^ b[k + 2]) | (a[k + 3] ^ b[k + 3]) == 0 {
+        while k + 4 <= limit, (a[k] ^ b[k]) | (a[k + 1] ^ b[k + 1]) | (a[k + 2] ^ b[k + 2]) | (a[k + 3] ^ b[k + 3]) == 0 {
+            UnsafeMutableRawPointer(o2n + k).storeBytes(of: toNew, as: SIMD4<Int32>.self)
+            UnsafeMutableRawPointer(n2o + k).storeBytes(of: toOld, as: SIMD4<Int32>.self)
+            toNew &+= 4
+            toOld &+= 4
+            if (va[k] ^ vb[k]) | (va[k + 1] ^ vb[k + 1]) | (va[k + 2] ^ vb[k + 2]) | (va[k + 3] ^ vb[k + 3]) != 0 {
+                for d in k..<k + 4 where va[d] != vb[d] { markChanged(d) }
+            }
             k += 4
         }
-        while k < count, a[k] == b[k] { k += 1 }
+        while k < limit, a[k] == b[k] {
+            o2n[k] = Int32(truncatingIfNeeded: j + k)
+            n2o[k] = Int32(truncatingIfNeeded: i + k)
+            if va[k] != vb[k] { markChanged(k) }
+            k += 1
+        }
         return k
+    }
+
+    /// What `pairAgreeing` reads and writes.
+    struct RunColumns {
+        let oldIDs: UnsafePointer<UInt64>, newIDs: UnsafePointer<UInt64>
+        let oldVersions: UnsafePointer<UInt64>, newVersions: UnsafePointer<UInt64>
+        let oldToNew: UnsafeMutablePointer<Int32>, newToOld: UnsafeMutablePointer<Int32>, changed: UnsafeMutablePointer<UInt64>
     }
 
     /// Pairs old rows `i..<i + count` with new rows `j..<j + count` as `pair` would: the maps
@@ -306,17 +332,17 @@ public final class KeyedDiffer {
 
         // Common prefix and suffix first, so rows added or removed at either end skip
         // nothing.
+        let columns = RunColumns(oldIDs: oldIDs.baseAddress!, newIDs: newIDs.baseAddress!, oldVersions: oldVersions.baseAddress!,
+                                 newVersions: newVersions.baseAddress!, oldToNew: o2n, newToOld: n2o, changed: changed)
         let shorter = min(n, m)
-        let prefix = Self.agreeing(oldIDs.baseAddress!, newIDs.baseAddress!, upTo: shorter)
-        pairRun(0, 0, prefix, oldVersions, newVersions)
+        let prefix = Self.pairAgreeing(0, 0, upTo: shorter, columns)
         var suffix = 0
         while suffix < shorter - prefix, oldIDs[n - 1 - suffix] == newIDs[m - 1 - suffix] { suffix += 1 }
         pairRun(n - suffix, m - suffix, suffix, oldVersions, newVersions)
         let oldEnd = n - suffix, newEnd = m - suffix
         var i = prefix, j = prefix
         while true {
-            let k = Self.agreeing(oldIDs.baseAddress! + i, newIDs.baseAddress! + j, upTo: min(oldEnd - i, newEnd - j))
-            pairRun(i, j, k, oldVersions, newVersions)
+            let k = Self.pairAgreeing(i, j, upTo: min(oldEnd - i, newEnd - j), columns)
             i += k
             j += k
             if i == oldEnd && j == newEnd { break }
