@@ -135,8 +135,8 @@ extension KeyedDiffer {
         }
         precondition(a == moves && b == moves + updates, "KeyedDiffer: batch counts")
         let spare = keys + moves + updates
-        Self.sortByHighHalf(keys, count: moves, below: m, spare: spare, counts: tailSamples.reserve(Self.radixBuckets))
-        Self.sortByHighHalf(keys + moves, count: updates, below: m, spare: spare, counts: tailSamples.base!)
+        radixSortByHighHalf(keys, count: moves, below: m, spare: spare, counts: tailSamples.reserve(radixSortBuckets))
+        radixSortByHighHalf(keys + moves, count: updates, below: m, spare: spare, counts: tailSamples.base!)
         let moveList = [DiffBatch.Move](unsafeUninitializedCapacity: moves) { buffer, written in
             for k in 0..<moves {
                 buffer.initializeElement(at: k, to: DiffBatch.Move(from: Int(keys[k] & 0xFFFF_FFFF), to: Int(keys[k] >> 32)))
@@ -148,37 +148,6 @@ extension KeyedDiffer {
             written = updates
         }
         return (moveList, updateList)
-    }
-
-    /// Digits of `sortByHighHalf`: at most 11 bits (two passes below 2^22 new rows).
-    static let radixBuckets = 1 << 11
-
-    /// Sorts `count` keys by their high 32 bits (distinct, below `limit`) with a radix
-    /// sort, through `spare` (as many keys) and `counts` (`radixBuckets`).
-    static func sortByHighHalf(_ keys: UnsafeMutablePointer<UInt64>, count: Int, below limit: Int, spare: UnsafeMutablePointer<UInt64>, counts: UnsafeMutablePointer<Int32>) {
-        guard count > 1 else { return }
-        let bits = max(Int.bitWidth - (limit - 1).leadingZeroBitCount, 1)
-        let passes = (bits + 10) / 11, digit = (bits + passes - 1) / passes, mask = (1 << digit) - 1
-        var from = keys, to = spare
-        var shift = UInt64(32)
-        for _ in 0..<passes {
-            counts.update(repeating: 0, count: mask + 1)
-            for k in 0..<count { counts[Int(truncatingIfNeeded: from[k] &>> shift) & mask] &+= 1 }
-            var sum: Int32 = 0
-            for d in 0...mask {
-                let c = counts[d]
-                counts[d] = sum
-                sum &+= c
-            }
-            for k in 0..<count {
-                let d = Int(truncatingIfNeeded: from[k] &>> shift) & mask
-                to[Int(counts[d])] = from[k]
-                counts[d] &+= 1
-            }
-            swap(&from, &to)
-            shift += UInt64(digit)
-        }
-        if from != keys { keys.update(from: from, count: count) }
     }
 
     /// Patience sorting over the new indexes of surviving old rows, in old order, with
