@@ -662,7 +662,8 @@ struct DiffPairGenerator {
     }
 
     /// Rows kept in long runs with rows moved back and forth across many blocks of tails
-    /// (the subsequence search starts from every 64th tail): the moved rows are the tie
+    /// (the subsequence search starts from every 64th tail), new rows between them (blocks
+    /// of eight increasing but not consecutive new indexes): the moved rows are the tie
     /// rule's, as the quadratic model picks them.
     @Test(arguments: [31, 32, 33] as [UInt64])
     func longestSubsequenceOverManyBlocks(seed: UInt64) throws {
@@ -683,6 +684,7 @@ struct DiffPairGenerator {
         rows.insert(contentsOf: forward, at: 1_500)
         rows.swapAt(700, 701)
         for _ in 0..<20 { rows.remove(at: gen.rng.below(rows.count)) }
+        for _ in 0..<60 { rows.insert(gen.row(), at: gen.rng.below(rows.count + 1)) }
         try DiffModel.check(KeyedDiffer(), old: old, new: DiffRows(rows))
     }
 }

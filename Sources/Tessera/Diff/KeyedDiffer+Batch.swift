@@ -177,26 +177,29 @@ extension KeyedDiffer {
         var lastValue: Int32 = -1
         // Rows below this one are taken one at a time: their block of eight failed the check.
         var singlyBelow = 0
-        let iota = SIMD8<Int32>(0, 1, 2, 3, 4, 5, 6, 7)
+        // Lane 7's successor is outside the block: its comparison always passes.
+        let lastLane: SIMDMask<SIMD8<Int32>> = [false, false, false, false, false, false, false, true]
         // A word of each bit set at a time, built in registers.
         for w in 0..<words {
             var extendsWord: UInt64 = 0, lastWord: UInt64 = 0
             var i = w << 6
             let end = min(n, i + 64)
             while i < end {
-                // Eight rows at once that extend the subsequence with consecutive new indexes
-                // (most rows of a list that changed a little): one compare, one store.
-                if i >= singlyBelow, i + 8 <= end {
+                // Eight rows at once that extend the subsequence with increasing new indexes
+                // (most rows of a list that changed a little, rows inserted between them
+                // or not): two compares, one store.
+                if i >= singlyBelow, i + 8 < n, i + 8 <= end {
                     let run = UnsafeRawPointer(o2n + i).loadUnaligned(as: SIMD8<Int32>.self), v = run[0]
-                    if v > lastValue, all(run .== iota &+ v) {
+                    let next = UnsafeRawPointer(o2n + i + 1).loadUnaligned(as: SIMD8<Int32>.self)
+                    if v > lastValue, all((run .< next) .| lastLane) {
                         let bits: UInt64 = 0xFF << UInt64(i & 63)
                         extendsWord |= bits
                         lastWord |= bits
                         UnsafeMutableRawPointer(tailValue + length).storeBytes(of: run, as: SIMD8<Int32>.self)
                         let sampled = (length + Self.tailBlock - 1) & -Self.tailBlock
-                        if sampled < length + 8 { tailSample[sampled / Self.tailBlock] = v + Int32(sampled - length) }
+                        if sampled < length + 8 { tailSample[sampled / Self.tailBlock] = tailValue[sampled] }
                         length += 8
-                        lastValue = v + 7
+                        lastValue = run[7]
                         i += 8
                         continue
                     }
