@@ -223,9 +223,9 @@ public final class KeyedDiffer {
     }
 
     /// Pairs the rows from old row `i` and new row `j` on whose ids both sides agree, at most
-    /// `limit`, in one pass, as `agreeing` and `pairRun` would: for each four rows, the ids
-    /// and the versions compared four at a time and both maps filled four at a time.
-    /// Returns how many rows it paired.
+    /// `limit`, in one pass: for each four rows the ids and the versions are compared and
+    /// both maps filled (`pairRun` pairs a stretch already known to agree). Returns how many
+    /// rows it paired.
     @inline(__always)
     static func pairAgreeing(_ i: Int, _ j: Int, upTo limit: Int, _ c: RunColumns) -> Int {
         let a = c.oldIDs + i, b = c.newIDs + j, va = c.oldVersions + i, vb = c.newVersions + j
