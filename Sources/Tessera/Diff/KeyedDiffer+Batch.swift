@@ -99,16 +99,17 @@ extension KeyedDiffer {
         let o2n = oldToNew.base!, stay = stayBits.base!, changed = changedBits.base!
         let words = (n + 63) >> 6
         // The rows, then their keys `new << 32 | old`: moves first, updates after them.
-        var rowCount = 0
-        for w in 0..<words {
+        /// Word `w`'s rows outside the subsequence (bits past the last row cleared) or changed.
+        @inline(__always) func looked(_ w: Int) -> UInt64 {
             let live = w == words - 1 && n & 63 != 0 ? (1 << UInt64(n & 63)) - 1 : ~0 as UInt64
-            rowCount += ((~stay[w] & live) | changed[w]).nonzeroBitCount
+            return (~stay[w] & live) | changed[w]
         }
+        var rowCount = 0
+        for w in 0..<words { rowCount += looked(w).nonzeroBitCount }
         let rows = oldLeftovers.reserve(rowCount)
         var r = 0
         for w in 0..<words {
-            let live = w == words - 1 && n & 63 != 0 ? (1 << UInt64(n & 63)) - 1 : ~0 as UInt64
-            var bits = (~stay[w] & live) | changed[w]
+            var bits = looked(w)
             while bits != 0 {
                 rows[r] = Int32(truncatingIfNeeded: w << 6 | bits.trailingZeroBitCount)
                 r += 1
