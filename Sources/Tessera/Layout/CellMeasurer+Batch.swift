@@ -33,6 +33,12 @@ import CJemalloc
 /// segment fit" comparison stays on its side), so a text whose available width moved
 /// inside that range is not broken again.
 ///
+/// **Bounds without a fill.** The fill never gives fewer lines at a narrower limit when no
+/// width is negative (`reportLines`), so a count kept at or past a line limit holds at
+/// every narrower one, and a text kept at one line takes two or more below its natural
+/// width (`boundedCount`): after a font-scale increase most texts with a line limit keep
+/// their height without being filled again.
+///
 /// **Font scale.** A text measured alone in its primary face by the built-in shaper, with
 /// no negative width, has every width `Float(r × v)` in a style whose size and letter
 /// spacing are `r` times those it was measured in, where its kept widths are `Float(v)`.
@@ -881,6 +887,9 @@ extension CellMeasurer {
                 scaled >= Double(memo.low) * (1 + m) && scaled < Double(memo.high) * (1 - m)
             }
             if counts && holds(memo) { return checkedScaled(maxLines > 0 ? Swift.min(Int(memo.count), maxLines) : Int(memo.count)) }
+            if let known = boundedCount(batch, t, memo, maxLines: maxLines, narrow: scaled * (1 + m)) {
+                return checkedScaled(known.count)
+            }
             let view = batch.pointee.view(t)
             // Counted again in the kept widths at the scaled limit; the range is of the kept
             // widths, whatever the margin: keep it.
@@ -901,6 +910,14 @@ extension CellMeasurer {
             reportLines(batch, t, memo.low, memo.high, count: Int(memo.count), maxLines: maxLines)
             return maxLines > 0 ? Swift.min(Int(memo.count), maxLines) : Int(memo.count)
         }
+        if let known = boundedCount(batch, t, memo, maxLines: maxLines, narrow: limit) {
+            #if TESSERA_INVARIANTS
+            let exact = textEngine.layout(validUTF8: bytes, style: p.styles[Int(style)], width: width, maxLines: maxLines, includeLines: false).lineCount
+            precondition(known.count == exact, "a line count bounded from a text's kept results differs from laying it out")
+            #endif
+            scratch.pointee.lineRange = known.range
+            return known.count
+        }
         let view = batch.pointee.view(t)
         if view.widestSegment <= limit {
             let (memo, count) = Self.countLines(view, limit: limit, stopAfter: maxLines)
@@ -913,6 +930,29 @@ extension CellMeasurer {
         scratch.pointee.lineRange = nil
         if Double(kept.low) <= limit && limit < Double(kept.high) { reportLines(batch, t, kept.low, kept.high, count: count, maxLines: maxLines) }
         return maxLines > 0 ? Swift.min(count, maxLines) : count
+    }
+
+    /// Kept text `t`'s line count, capped at `maxLines`, when it follows from its kept
+    /// results without filling its lines (see "Bounds without a fill"), with the line
+    /// limits it holds for; nil otherwise. `narrow` is at least the limit in the kept widths
+    /// (by the margin of a font scale).
+    ///
+    /// With no negative width the count does not decrease as the limit narrows, so:
+    /// - a kept count at `maxLines` or more (or a lower bound on it) holds below the top of
+    ///   its range: `maxLines`;
+    /// - a kept count of one line has the text's natural width at the bottom of its range
+    ///   (the fill's last comparison; rounded up to single precision, so the float below
+    ///   it is under it). Below that width, with the widest segment fitting, the last
+    ///   comparison fails: two lines or more, and so at every narrower limit. With two
+    ///   lines at most, two.
+    @inline(__always)
+    func boundedCount(_ batch: UnsafeMutablePointer<CellTextBatch.View>, _ t: Int, _ memo: CellTextBatch.LineMemo, maxLines: Int,
+                      narrow: Double) -> (count: Int, range: (low: Float, high: Float))? {
+        guard maxLines > 0, memo.low < memo.high, batch.pointee.flags[t] & CellTextBatch.View.nonNegative != 0 else { return nil }
+        if Int(memo.count) >= maxLines && narrow < Double(memo.high) { return (maxLines, (-.infinity, memo.high)) }
+        let below = memo.low.nextDown
+        if maxLines == 2 && memo.count == 1 && !memo.partial && batch.pointee.widest[t] <= below && narrow < Double(below) { return (2, (-.infinity, below)) }
+        return nil
     }
 
     /// Reports the line limits kept text `t`'s height holds for (`lineRange`): those its
