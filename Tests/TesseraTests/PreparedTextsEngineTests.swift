@@ -333,6 +333,43 @@ import Testing
         #expect(emergencies > 100)
     }
 
+    /// What `CellMeasurer.boundedCount` reads from a one-line count: below the bottom of its
+    /// range (the natural width, rounded up to a float: the float below it is under it),
+    /// with the widest segment at or under that float, the engine breaks into two lines or
+    /// more at every limit, wider or narrower than the widest segment (emergency breaks).
+    @Test func oneLineBecomesTwoBelowItsNaturalWidth() throws {
+        let engine = TextLayoutEngine()
+        let style = try TextStyle(fontChain: FontChain([try Font(path: TestFonts.roboto)]), size: 15)
+        let words = ["Kühlschrankgefrierkombination", "a", "Donaudampfschifffahrt", "und", "IBAN:AT611904300234573201", "go", "Wien", "BILLA"]
+        var rng = SplitMix64(seed: 12)
+        var checked = 0, emergencies = 0
+        for _ in 0..<600 {
+            let text = (0..<rng.int(1...6)).map { _ in rng.pick(words) }.joined(separator: rng.chance(0.2) ? "  " : " ")
+            try Array(text.utf8).withUnsafeBytes { utf8 in
+                let widest = engine.prepare(utf8, style)
+                let segments = Array(engine.caches.pointee.segments.buffer)
+                try segments.withUnsafeBufferPointer { segs in
+                    let view = PreparedTextView(segments: segs, widest: widest)
+                    func count(_ limit: Double) -> Int {
+                        _ = engine.breakLines(view, utf8, style, width: limit - TextLayoutEngine.widthTolerance, maxLines: 0)
+                        return engine.caches.pointee.lines.count
+                    }
+                    let (memo, lines) = CellMeasurer.countLines(view, limit: 4000, stopAfter: 0)
+                    try #require(lines == 1 && !memo.partial)
+                    let below = memo.low.nextDown
+                    guard widest <= below else { return }
+                    for _ in 0..<8 {
+                        let limit = Double(below) * Double(rng.int(1...1000)) / 1000
+                        if Double(widest) > limit { emergencies += 1 }
+                        try #require(count(limit) >= 2, "\(text) at \(limit), natural \(memo.low)")
+                        checked += 1
+                    }
+                }
+            }
+        }
+        #expect(checked > 2000 && emergencies > 200)
+    }
+
     /// An emergency break's range carried to a style `r` times the size (letter spacing
     /// following), as the batch carries it ("Font scale"): wherever the scaled limit is
     /// inside the range by the margin, the new style breaks into the same lines.
