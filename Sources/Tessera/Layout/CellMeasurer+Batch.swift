@@ -322,8 +322,8 @@ public final class CellTextBatch {
     /// every program that lays its kind out as the one it was measured in apart from the
     /// content width (`CellProgram.sameLayout(kind:as:ignoringWidth:)`), the environment
     /// epoch of that program (0: none), and the row's present values
-    /// (`CellMeasurer.presentValues`). The list engine reads it to leave rows alone after a
-    /// width change (`ListEngine.setEnvironment`).
+    /// (`CellMeasurer.presentValues`; an empty range keeps them alone). The list engine
+    /// reads it to leave rows alone after a width change (`ListEngine.setEnvironment`).
     struct WidthRange {
         var low: Int32 = 0
         var high: Int32 = 0

@@ -262,7 +262,7 @@ extension CellMeasurer {
         guard scratch.pointee.textLog == nil else { return nil }
         let wantsRange = scratch.pointee.batchEpoch != 0 && kp.pointee.gridMode == 0
         var stored: UnsafeMutablePointer<CellTextBatch.WidthRange>? = nil
-        if wantsRange, let batch = scratch.pointee.batch, scratch.pointee.batchRow < batch.pointee.widthRanges.count {
+        if scratch.pointee.batchEpoch != 0, let batch = scratch.pointee.batch, scratch.pointee.batchRow < batch.pointee.widthRanges.count {
             stored = batch.pointee.widthRanges.baseAddress.unsafelyUnwrapped + scratch.pointee.batchRow
         }
         // A row measured before with the batch has its present values in its width range
@@ -297,9 +297,10 @@ extension CellMeasurer {
         #endif
         if let stored {
             let low = Swift.max(range.low, 1), high = Swift.min(range.high, Int64(Int32.max))
-            stored.pointee = low < high && low <= width && width < high
+            // Without a range (a grid item's, or none found) the present values are kept.
+            stored.pointee = wantsRange && low < high && low <= width && width < high
                 ? CellTextBatch.WidthRange(low: Int32(low), high: Int32(high), epoch: scratch.pointee.batchEpoch, present: mask)
-                : CellTextBatch.WidthRange()
+                : CellTextBatch.WidthRange(epoch: scratch.pointee.batchEpoch, present: mask)
         }
         return height
     }
