@@ -370,6 +370,41 @@ import Testing
         #expect(checked > 2000 && emergencies > 200)
     }
 
+    /// What `CellMeasurer.boundedCount` reads from a text's content width (its segments'
+    /// widths summed, a little under): at a limit under that width over `k - 1`, with the
+    /// widest segment under it too, the engine breaks into `k` lines or more (emergency
+    /// breaks included, mandatory breaks too).
+    @Test func contentWiderThanTheLinesTakesMoreLines() throws {
+        let engine = TextLayoutEngine()
+        let style = try TextStyle(fontChain: FontChain([try Font(path: TestFonts.roboto)]), size: 15)
+        let words = ["Kühlschrankgefrierkombination", "a", "Donaudampfschifffahrt", "und", "IBAN:AT611904300234573201", "go", "Wien", "BILLA", "\n"]
+        var rng = SplitMix64(seed: 13)
+        var checked = 0, emergencies = 0
+        for _ in 0..<600 {
+            let text = (0..<rng.int(1...14)).map { _ in rng.pick(words) }.joined(separator: rng.chance(0.2) ? "  " : " ")
+            try Array(text.utf8).withUnsafeBytes { utf8 in
+                let widest = engine.prepare(utf8, style)
+                let segments = Array(engine.caches.pointee.segments.buffer)
+                try segments.withUnsafeBufferPointer { segs in
+                    let view = PreparedTextView(segments: segs, widest: widest)
+                    let content = CellTextBatch.measure(segs).content
+                    // Just under the sum of the widths, not more than a float under it.
+                    #expect(Double(content) <= segs.reduce(0.0) { $0 + Double($1.width) } && content.nextUp >= Float(segs.reduce(0.0) { $0 + Double($1.width) } * (1 - 0x1p-30)))
+                    for k in 2...4 {
+                        let long = Double(content) / Double(k - 1)
+                        guard Double(widest) < long else { continue }
+                        let limit = long * Double(rng.int(1...999)) / 1000
+                        if Double(widest) > limit { emergencies += 1 }
+                        _ = engine.breakLines(view, utf8, style, width: limit - TextLayoutEngine.widthTolerance, maxLines: 0)
+                        try #require(engine.caches.pointee.lines.count >= k, "\(text) at \(limit): under \(k) lines")
+                        checked += 1
+                    }
+                }
+            }
+        }
+        #expect(checked > 800 && emergencies > 50)
+    }
+
     /// An emergency break's range carried to a style `r` times the size (letter spacing
     /// following), as the batch carries it ("Font scale"): wherever the scaled limit is
     /// inside the range by the margin, the new style breaks into the same lines.

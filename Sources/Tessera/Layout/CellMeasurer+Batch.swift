@@ -36,8 +36,10 @@ import CJemalloc
 /// **Bounds without a fill.** The fill never gives fewer lines at a narrower limit when no
 /// width is negative (`reportLines`), so a count kept at or past a line limit holds at
 /// every narrower one, and a text kept at one line takes two or more below its natural
-/// width (`boundedCount`): after a font-scale increase most texts with a line limit keep
-/// their height without being filled again.
+/// width; and a text whose segments' widths sum to more than `k - 1` lines' worth takes
+/// `k` lines or more (`boundedCount`). After a font-scale increase most texts with a line
+/// limit keep their height without being filled again, and at any width a long text at
+/// its limit is not filled either.
 ///
 /// **Font scale.** A text measured alone in its primary face by the built-in shaper, with
 /// no negative width, has every width `Float(r × v)` in a style whose size and letter
@@ -147,7 +149,7 @@ public final class CellTextBatch {
         viewStorage.initialize(to: View(rowCount: rowCount, slotsPerRow: slotsPerRow, first: UnsafeBufferPointer(columns.first.take()),
                     head: UnsafeBufferPointer(columns.head.take()), style: UnsafeBufferPointer(columns.style.take()),
                     length: UnsafeBufferPointer(columns.length.take()), segmentStart: UnsafeBufferPointer(columns.segmentStart.take()),
-                    widest: columns.widest.take(), natural: UnsafeMutableBufferPointer(rebasing: natural[0..<n]),
+                    widest: columns.widest.take(), content: columns.content.take(), natural: UnsafeMutableBufferPointer(rebasing: natural[0..<n]),
                     lines: UnsafeMutableBufferPointer(rebasing: lines[0..<n]), widthRanges: UnsafeMutableBufferPointer(rebasing: widthRanges[0..<rowCount]),
                     measuredIn: columns.measuredIn.take(), flags: columns.flags.take(), segments: columns.segments.take(), current: current, ratioFrom: ratioFrom, ratio: ratio,
                     states: Self.buffer(styleStates), styles: Self.styleBuffer(styles)))
@@ -160,6 +162,7 @@ public final class CellTextBatch {
         Self.free(view.length)
         Self.free(view.segmentStart)
         Self.free(UnsafeBufferPointer(view.widest))
+        Self.free(UnsafeBufferPointer(view.content))
         Self.free(UnsafeBufferPointer(view.measuredIn))
         Self.free(UnsafeBufferPointer(view.flags))
         Self.free(UnsafeBufferPointer(view.segments))
@@ -195,16 +198,25 @@ public final class CellTextBatch {
     /// Texts kept.
     public var textCount: Int { view.head.count }
 
-    /// Whether no width of `segments` is negative (or NaN).
-    static func nonNegative(_ segments: UnsafeBufferPointer<PreparedSegment>) -> Bool {
-        for s in segments where !(s.width >= 0 && s.whitespaceWidth >= 0) { return false }
-        return true
+    /// Whether no width of `segments` is negative (or NaN), and the sum of their widths
+    /// without trailing spaces, lowered by a relative 2^-30 and rounded down to single
+    /// precision: under every sum of them the fill makes, whatever its order and rounding.
+    static func measure(_ segments: UnsafeBufferPointer<PreparedSegment>) -> (nonNegative: Bool, content: Float) {
+        var nonNegative = true, sum = 0.0
+        for s in segments {
+            nonNegative = nonNegative && s.width >= 0 && s.whitespaceWidth >= 0
+            sum += Double(s.width)
+        }
+        let lowered = sum * (1 - 0x1p-30)
+        var content = Float(lowered)
+        if Double(content) > lowered { content = content.nextDown }
+        return (nonNegative, content)
     }
 
     /// Bytes held (segments and per-text and per-slot columns).
     public var bytes: Int {
         view.segments.count * MemoryLayout<PreparedSegment>.stride
-            + view.head.count * (4 * 4 + 4 + 8 + 2 + 1 + MemoryLayout<LineMemo>.stride) + view.segmentStart.count * 4 + view.first.count * 4
+            + view.head.count * (4 * 4 + 4 + 4 + 8 + 2 + 1 + MemoryLayout<LineMemo>.stride) + view.segmentStart.count * 4 + view.first.count * 4
             + view.widthRanges.count * MemoryLayout<WidthRange>.stride
     }
 
@@ -357,6 +369,9 @@ public final class CellTextBatch {
         let length: UnsafeBufferPointer<Int32>
         let segmentStart: UnsafeBufferPointer<Int32>
         let widest: UnsafeMutableBufferPointer<Float>
+        /// Per text: its segments' widths without their trailing spaces, summed, a little
+        /// under the sum (`CellTextBatch.contentWidth`).
+        let content: UnsafeMutableBufferPointer<Float>
         /// Per text: its widest line at the natural layout width in points, in the style
         /// it is measured in; -1 until needed.
         let natural: UnsafeMutableBufferPointer<Double>
@@ -478,7 +493,7 @@ public final class CellTextBatch {
 fileprivate struct BatchColumns {
     var first = ScratchBuffer<Int32>()
     var head = ScratchBuffer<Int32>(), style = ScratchBuffer<Int32>(), length = ScratchBuffer<Int32>(), segmentStart = ScratchBuffer<Int32>()
-    var widest = ScratchBuffer<Float>()
+    var widest = ScratchBuffer<Float>(), content = ScratchBuffer<Float>()
     var measuredIn = ScratchBuffer<UInt16>()
     var flags = ScratchBuffer<UInt8>()
     var segments = ScratchBuffer<PreparedSegment>()
@@ -543,6 +558,7 @@ struct CellTextBatchBuilder {
         columns.length.reserveCapacity(2 * rowCount)
         columns.segmentStart.reserveCapacity(2 * rowCount + 1)
         columns.widest.reserveCapacity(2 * rowCount)
+        columns.content.reserveCapacity(2 * rowCount)
         columns.measuredIn.reserveCapacity(2 * rowCount)
         columns.flags.reserveCapacity(2 * rowCount)
         columns.segments.reserveCapacity(16 * rowCount)
@@ -575,7 +591,9 @@ struct CellTextBatchBuilder {
                 columns.widest.append(widest)
                 let segments = engine.caches.pointee.segments.buffer
                 columns.segments.append(contentsOf: segments)
-                var flags: UInt8 = CellTextBatch.nonNegative(segments) ? CellTextBatch.View.nonNegative : 0
+                let measured = CellTextBatch.measure(segments)
+                columns.content.append(measured.content)
+                var flags: UInt8 = measured.nonNegative ? CellTextBatch.View.nonNegative : 0
                 if engine.caches.pointee.preparedFromASCIITables {
                     // Every byte printable ASCII, mapped by the primary face (most list text).
                     flags |= CellTextBatch.View.printableASCII | (coverages[Int(style)] != nil ? CellTextBatch.View.mappedAlone : 0)
@@ -780,7 +798,9 @@ extension CellMeasurer {
         // The mapping flag holds for the face it was checked against.
         if !samePrimary { batch.flags[t] &= ~CellTextBatch.View.mappedAlone }
         batch.flags[t] &= ~CellTextBatch.View.nonNegative
-        if CellTextBatch.nonNegative(UnsafeBufferPointer(rebasing: batch.segments[lo..<hi])) { batch.flags[t] |= CellTextBatch.View.nonNegative }
+        let measured = CellTextBatch.measure(UnsafeBufferPointer(rebasing: batch.segments[lo..<hi]))
+        batch.content[t] = measured.content
+        if measured.nonNegative { batch.flags[t] |= CellTextBatch.View.nonNegative }
     }
 
     #if TESSERA_INVARIANTS
@@ -938,6 +958,10 @@ extension CellMeasurer {
     /// (by the margin of a font scale).
     ///
     /// With no negative width the count does not decrease as the limit narrows, so:
+    /// - a text whose content (`View.content`, its segments' widths summed) is wider than
+    ///   `maxLines - 1` lines of the limit, and than its widest segment, takes `maxLines`
+    ///   lines or more: each line is at most the limit wide and their widths sum to at
+    ///   least the content (below the widest segment: at least the lines there);
     /// - a kept count at `maxLines` or more (or a lower bound on it) holds below the top of
     ///   its range: `maxLines`;
     /// - a kept count of one line has the text's natural width at the bottom of its range
@@ -948,10 +972,20 @@ extension CellMeasurer {
     @inline(__always)
     func boundedCount(_ batch: UnsafeMutablePointer<CellTextBatch.View>, _ t: Int, _ memo: CellTextBatch.LineMemo, maxLines: Int,
                       narrow: Double) -> (count: Int, range: (low: Float, high: Float))? {
-        guard maxLines > 0, memo.low < memo.high, batch.pointee.flags[t] & CellTextBatch.View.nonNegative != 0 else { return nil }
+        guard maxLines > 1, batch.pointee.flags[t] & CellTextBatch.View.nonNegative != 0 else { return nil }
+        let widest = batch.pointee.widest[t]
+        // Too long for `maxLines - 1` lines: lines at most `limit` wide, with at least its
+        // content between them.
+        let long = Double(batch.pointee.content[t]) / Double(maxLines - 1)
+        if Double(widest) < long && narrow < long {
+            var high = Float(long)
+            if Double(high) > long { high = high.nextDown }
+            return (maxLines, (-.infinity, high))
+        }
+        guard memo.low < memo.high else { return nil }
         if Int(memo.count) >= maxLines && narrow < Double(memo.high) { return (maxLines, (-.infinity, memo.high)) }
         let below = memo.low.nextDown
-        if maxLines == 2 && memo.count == 1 && !memo.partial && batch.pointee.widest[t] <= below && narrow < Double(below) { return (2, (-.infinity, below)) }
+        if maxLines == 2 && memo.count == 1 && !memo.partial && widest <= below && narrow < Double(below) { return (2, (-.infinity, below)) }
         return nil
     }
 
