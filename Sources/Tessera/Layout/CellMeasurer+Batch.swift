@@ -370,7 +370,7 @@ public final class CellTextBatch {
         let segmentStart: UnsafeBufferPointer<Int32>
         let widest: UnsafeMutableBufferPointer<Float>
         /// Per text: its segments' widths without their trailing spaces, summed, a little
-        /// under the sum (`CellTextBatch.contentWidth`).
+        /// under the sum (`CellTextBatch.measure`).
         let content: UnsafeMutableBufferPointer<Float>
         /// Per text: its widest line at the natural layout width in points, in the style
         /// it is measured in; -1 until needed.
