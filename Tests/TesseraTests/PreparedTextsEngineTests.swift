@@ -333,38 +333,48 @@ import Testing
         #expect(emergencies > 100)
     }
 
-    /// What `CellMeasurer.boundedCount` reads from a one-line count: below the bottom of its
-    /// range (the natural width, rounded up to a float: the float below it is under it),
-    /// with the widest segment at or under that float, the engine breaks into two lines or
-    /// more at every limit, wider or narrower than the widest segment (emergency breaks).
-    @Test func oneLineBecomesTwoBelowItsNaturalWidth() throws {
+    /// Random texts of up to `maxWords` of `words` (a double space between words one time
+    /// in five) prepared in Roboto 15 pt: `body` gets each with its segments and view, and
+    /// a function giving the engine's line count at a limit.
+    static func forEachPreparedText(seed: UInt64, maxWords: Int, words extra: [String] = [],
+                                    _ body: (String, UnsafeBufferPointer<PreparedSegment>, PreparedTextView, (Double) -> Int) throws -> Void) throws {
         let engine = TextLayoutEngine()
         let style = try TextStyle(fontChain: FontChain([try Font(path: TestFonts.roboto)]), size: 15)
-        let words = ["Kühlschrankgefrierkombination", "a", "Donaudampfschifffahrt", "und", "IBAN:AT611904300234573201", "go", "Wien", "BILLA"]
-        var rng = SplitMix64(seed: 12)
-        var checked = 0, emergencies = 0
+        let words = ["Kühlschrankgefrierkombination", "a", "Donaudampfschifffahrt", "und", "IBAN:AT611904300234573201", "go", "Wien", "BILLA"] + extra
+        var rng = SplitMix64(seed: seed)
         for _ in 0..<600 {
-            let text = (0..<rng.int(1...6)).map { _ in rng.pick(words) }.joined(separator: rng.chance(0.2) ? "  " : " ")
+            let text = (0..<rng.int(1...maxWords)).map { _ in rng.pick(words) }.joined(separator: rng.chance(0.2) ? "  " : " ")
             try Array(text.utf8).withUnsafeBytes { utf8 in
                 let widest = engine.prepare(utf8, style)
                 let segments = Array(engine.caches.pointee.segments.buffer)
                 try segments.withUnsafeBufferPointer { segs in
                     let view = PreparedTextView(segments: segs, widest: widest)
-                    func count(_ limit: Double) -> Int {
+                    try body(text, segs, view) { limit in
                         _ = engine.breakLines(view, utf8, style, width: limit - TextLayoutEngine.widthTolerance, maxLines: 0)
                         return engine.caches.pointee.lines.count
                     }
-                    let (memo, lines) = CellMeasurer.countLines(view, limit: 4000, stopAfter: 0)
-                    try #require(lines == 1 && !memo.partial)
-                    let below = memo.low.nextDown
-                    guard widest <= below else { return }
-                    for _ in 0..<8 {
-                        let limit = Double(below) * Double(rng.int(1...1000)) / 1000
-                        if Double(widest) > limit { emergencies += 1 }
-                        try #require(count(limit) >= 2, "\(text) at \(limit), natural \(memo.low)")
-                        checked += 1
-                    }
                 }
+            }
+        }
+    }
+
+    /// What `CellMeasurer.boundedCount` reads from a one-line count: below the bottom of its
+    /// range (the natural width, rounded up to a float: the float below it is under it),
+    /// with the widest segment at or under that float, the engine breaks into two lines or
+    /// more at every limit, wider or narrower than the widest segment (emergency breaks).
+    @Test func oneLineBecomesTwoBelowItsNaturalWidth() throws {
+        var rng = SplitMix64(seed: 12)
+        var checked = 0, emergencies = 0
+        try Self.forEachPreparedText(seed: 12, maxWords: 6) { text, _, view, count in
+            let (memo, lines) = CellMeasurer.countLines(view, limit: 4000, stopAfter: 0)
+            try #require(lines == 1 && !memo.partial)
+            let below = memo.low.nextDown
+            guard view.widestSegment <= Double(below) else { return }
+            for _ in 0..<8 {
+                let limit = Double(below) * Double(rng.int(1...1000)) / 1000
+                if view.widestSegment > limit { emergencies += 1 }
+                try #require(count(limit) >= 2, "\(text) at \(limit), natural \(memo.low)")
+                checked += 1
             }
         }
         #expect(checked > 2000 && emergencies > 200)
@@ -375,31 +385,20 @@ import Testing
     /// widest segment under it too, the engine breaks into `k` lines or more (emergency
     /// breaks included, mandatory breaks too).
     @Test func contentWiderThanTheLinesTakesMoreLines() throws {
-        let engine = TextLayoutEngine()
-        let style = try TextStyle(fontChain: FontChain([try Font(path: TestFonts.roboto)]), size: 15)
-        let words = ["Kühlschrankgefrierkombination", "a", "Donaudampfschifffahrt", "und", "IBAN:AT611904300234573201", "go", "Wien", "BILLA", "\n"]
         var rng = SplitMix64(seed: 13)
         var checked = 0, emergencies = 0
-        for _ in 0..<600 {
-            let text = (0..<rng.int(1...14)).map { _ in rng.pick(words) }.joined(separator: rng.chance(0.2) ? "  " : " ")
-            try Array(text.utf8).withUnsafeBytes { utf8 in
-                let widest = engine.prepare(utf8, style)
-                let segments = Array(engine.caches.pointee.segments.buffer)
-                try segments.withUnsafeBufferPointer { segs in
-                    let view = PreparedTextView(segments: segs, widest: widest)
-                    let content = CellTextBatch.measure(segs).content
-                    // Just under the sum of the widths, not more than a float under it.
-                    #expect(Double(content) <= segs.reduce(0.0) { $0 + Double($1.width) } && content.nextUp >= Float(segs.reduce(0.0) { $0 + Double($1.width) } * (1 - 0x1p-30)))
-                    for k in 2...4 {
-                        let long = Double(content) / Double(k - 1)
-                        guard Double(widest) < long else { continue }
-                        let limit = long * Double(rng.int(1...999)) / 1000
-                        if Double(widest) > limit { emergencies += 1 }
-                        _ = engine.breakLines(view, utf8, style, width: limit - TextLayoutEngine.widthTolerance, maxLines: 0)
-                        try #require(engine.caches.pointee.lines.count >= k, "\(text) at \(limit): under \(k) lines")
-                        checked += 1
-                    }
-                }
+        try Self.forEachPreparedText(seed: 13, maxWords: 14, words: ["\n"]) { text, segs, view, count in
+            let content = CellTextBatch.measure(segs).content
+            // Just under the sum of the widths, not more than a float under it.
+            let sum = segs.reduce(0.0) { $0 + Double($1.width) }
+            #expect(Double(content) <= sum && content.nextUp >= Float(sum * (1 - 0x1p-30)))
+            for k in 2...4 {
+                let long = Double(content) / Double(k - 1)
+                guard view.widestSegment < long else { continue }
+                let limit = long * Double(rng.int(1...999)) / 1000
+                if view.widestSegment > limit { emergencies += 1 }
+                try #require(count(limit) >= k, "\(text) at \(limit): under \(k) lines")
+                checked += 1
             }
         }
         #expect(checked > 800 && emergencies > 50)
