@@ -136,8 +136,10 @@ extension ListEngine {
         var b = 0
         return marks.withUnsafeBufferPointer { marks in
             store.setFlags(gaining: dirty) { row, kind, flags in
-                while b < ranges.count && row >= ranges[b].upperBound { b += 1 }
                 let mark = marks[Int(kind)]
+                // Dirty whatever its range holds (a font scale: every kind).
+                if mark == .dirty { return dirty }
+                while b < ranges.count && row >= ranges[b].upperBound { b += 1 }
                 guard b < ranges.count, row >= ranges[b].lowerBound else { return mark == .keep ? 0 : dirty }
                 let range = batches[b].pointee.widthRanges.baseAddress.unsafelyUnwrapped + (row - ranges[b].lowerBound)
                 // A measured row's range holds in the new environment when its kind did not

@@ -81,6 +81,9 @@ public final class CellMeasurer {
     /// Per kind (profile order): laid out as before the last `setEnvironment` apart from the
     /// content width.
     private var sameApartFromWidth: [Bool]
+    /// Per kind (profile order): no valid row of it can keep its height through a fill
+    /// shift since the last `setEnvironment` (`CellProgram.fillShiftIsNil`).
+    private var noFillShift: [Bool]
     /// The program before the last `setEnvironment`, which fill-column shifts are found
     /// against, and the shifts found so far.
     private var previousProgram: CellProgram?
@@ -107,6 +110,7 @@ public final class CellMeasurer {
         styleCache = [(environment.platform, environment.fontScale, styles)]
         changedKinds = [Bool](repeating: true, count: profile.kinds.count)
         sameApartFromWidth = [Bool](repeating: false, count: profile.kinds.count)
+        noFillShift = [Bool](repeating: true, count: profile.kinds.count)
         let slotCapacity = Swift.max(program.maxSlots, 1)
         let columnCapacity = Swift.max(program.maxColumns, 1)
         let slots = UnsafeMutablePointer<SlotState>.allocate(capacity: slotCapacity)
@@ -166,6 +170,7 @@ public final class CellMeasurer {
         }
         changedKinds = (0..<profile.kinds.count).map { !next.sameLayout(kind: $0, as: program) }
         sameApartFromWidth = (0..<profile.kinds.count).map { next.sameLayout(kind: $0, as: program, ignoringWidth: true) }
+        noFillShift = (0..<profile.kinds.count).map { next.fillShiftIsNil(kind: $0, from: program) }
         previousProgram = program
         shifts.removeAll()
         program = next
@@ -184,10 +189,11 @@ public final class CellMeasurer {
     }
 
     /// Whether `layoutWidthShift(kind:present:)` is 0 for every set of present values of
-    /// kind `code` (true), depends on them (false), or is nil for all (nil).
+    /// kind `code` (true), depends on them (false), or is nil for all those of valid rows
+    /// (nil).
     func widthShiftIsZero(kind code: UInt16) -> Bool? {
         let k = profile.kindIndex(code)
-        guard k >= 0, program.kinds[k].gridMode == 0, previousProgram != nil else { return nil }
+        guard k >= 0, program.kinds[k].gridMode == 0, previousProgram != nil, !noFillShift[k] else { return nil }
         return sameApartFromWidth[k]
     }
 
@@ -196,10 +202,11 @@ public final class CellMeasurer {
     /// never set the height (`CellProgram.fillShift`; nil otherwise, and for an unknown
     /// code): the units those columns take from the fill column (0: none). A row whose
     /// width range (`CellTextBatch.WidthRange`) holds the new width less that shift, and
-    /// for a negative shift the new width too, keeps its height.
+    /// for a negative shift the new width too, keeps its height. Present values of a row
+    /// that passed validation.
     func layoutWidthShift(kind code: UInt16, present mask: UInt32) -> Int64? {
         let k = profile.kindIndex(code)
-        guard k >= 0, program.kinds[k].gridMode == 0, let previousProgram else { return nil }
+        guard k >= 0, program.kinds[k].gridMode == 0, let previousProgram, !noFillShift[k] else { return nil }
         if sameApartFromWidth[k] { return 0 }
         let key = UInt64(k) << 32 | UInt64(mask)
         if let known = shifts.find(key) { return known }

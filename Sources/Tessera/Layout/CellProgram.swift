@@ -74,6 +74,15 @@ struct SlotProgram: Equatable {
     var buttonHeight: Int64 = -1
     var paddingVertical: Int64 = 0, paddingHorizontal: Int64 = 0
 
+    /// Whether every row that passes validation has the slot present (`isPresent`): a box
+    /// or image always shown, or a required value (its bit in every valid row's present
+    /// values, which need what `hasValue` needs of it).
+    var isInEveryValidRow: Bool {
+        guard placed || overlay else { return false }
+        if always { return type == .box || type == .image }
+        return required && valueIndex >= 0 && valueIndex < 32
+    }
+
     /// Whether the slot is present in a row with present values `mask`
     /// (`CellMeasurer.presentValues`), as `readSlots` finds it.
     func isPresent(in mask: UInt32) -> Bool {
@@ -399,6 +408,35 @@ final class CellProgram {
     /// otherwise. fiori-ios's edit mode adds a selection control's column and hides the
     /// chevron: a row with a chevron shifts by the control's column less the chevron's.
     func fillShift(kind k: Int, from other: CellProgram, present mask: UInt32) -> Int64? {
+        guard let (slotsA, slotsB, slotCount) = shiftableSlots(kind: k, from: other) else { return nil }
+        // A slot present in both measures the same in both; one present in only one must
+        // turn out to sit in a column of boxes (below).
+        for s in 0..<slotCount where slots[slotsA + s].isPresent(in: mask) && other.slots[slotsB + s].isPresent(in: mask) {
+            guard measuresAlike(slotsA + s, other, slotsB + s) else { return nil }
+        }
+        guard let here = columnSummary(kind: k, present: mask), let there = other.columnSummary(kind: k, present: mask),
+              here.content.count == there.content.count else { return nil }
+        for (x, y) in zip(here.content, there.content) {
+            guard x.column == y.column, x.items.elementsEqual(y.items) else { return nil }
+        }
+        return here.used - there.used
+    }
+
+    /// Whether `fillShift(kind: k, from: other, present:)` is nil for the present values of
+    /// every valid row: the kinds differ in more than where their parts sit, or a slot every
+    /// valid row has is measured differently (a font scale restyles every text).
+    func fillShiftIsNil(kind k: Int, from other: CellProgram) -> Bool {
+        guard let (slotsA, slotsB, slotCount) = shiftableSlots(kind: k, from: other) else { return true }
+        for s in 0..<slotCount where slots[slotsA + s].isInEveryValidRow && other.slots[slotsB + s].isInEveryValidRow {
+            if !measuresAlike(slotsA + s, other, slotsB + s) { return true }
+        }
+        return false
+    }
+
+    /// Where kind `k`'s slots start here and in `other`, and how many it has, when the two
+    /// can differ by a fill shift at all: neither is a grid item, and they agree apart from
+    /// their columns and where their parts sit; nil otherwise.
+    private func shiftableSlots(kind k: Int, from other: CellProgram) -> (here: Int, there: Int, count: Int)? {
         var a = kinds[k], b = other.kinds[k]
         guard a.gridMode == 0, b.gridMode == 0 else { return nil }
         let (slotsA, slotsB) = (Int(a.slotStart), Int(b.slotStart))
@@ -407,23 +445,17 @@ final class CellProgram {
         a.overlayStart = 0; b.overlayStart = 0; a.ruleStart = 0; b.ruleStart = 0; a.valueStart = 0; b.valueStart = 0
         guard a == b else { return nil }
         for o in 0..<Int(a.overlayCount) where overlays[overlaysA + o] != other.overlays[overlaysB + o] { return nil }
-        // A slot present in both measures the same in both; one present in only one must
-        // turn out to sit in a column of boxes (below).
-        for s in 0..<Int(a.slotCount) {
-            let x = slots[slotsA + s], y = other.slots[slotsB + s]
-            guard x.isPresent(in: mask) && y.isPresent(in: mask) else { continue }
-            guard x == y else { return nil }
-            if x.style >= 0 {
-                let i = Int(x.style)
-                guard styleIdentities[i] == other.styleIdentities[i], lineHeights[i] == other.lineHeights[i] else { return nil }
-            }
-        }
-        guard let here = columnSummary(kind: k, present: mask), let there = other.columnSummary(kind: k, present: mask),
-              here.content.count == there.content.count else { return nil }
-        for (x, y) in zip(here.content, there.content) {
-            guard x.column == y.column, x.items.elementsEqual(y.items) else { return nil }
-        }
-        return here.used - there.used
+        return (slotsA, slotsB, Int(a.slotCount))
+    }
+
+    /// Whether slot `i` here and slot `j` of `other` are the same and, for a text, in the
+    /// same style and line height.
+    private func measuresAlike(_ i: Int, _ other: CellProgram, _ j: Int) -> Bool {
+        let x = slots[i], y = other.slots[j]
+        guard x == y else { return false }
+        guard x.style >= 0 else { return true }
+        let style = Int(x.style)
+        return styleIdentities[style] == other.styleIdentities[style] && lineHeights[style] == other.lineHeights[style]
     }
 
     /// The present columns of kind `k` for rows with present values `mask`, split for
