@@ -75,7 +75,8 @@ extension ListEngine {
 
     /// Changes the environment rows are measured in. Rows of the kinds whose height may
     /// change become dirty (nothing is measured here); on a new platform rows never
-    /// measured move to the new estimates, and a grid re-packs its lines at the new width.
+    /// measured move to the new estimates, and a grid re-packs its lines when their column
+    /// count, spacing or estimates change.
     /// Returns the corrected scroll offset.
     /// - Throws: `unsupported` without a profile; `invalidEnvironment` (a width or font
     ///   scale not finite, <= 0 or too large, a platform the profile lacks, bad
@@ -86,6 +87,7 @@ extension ListEngine {
         guard let layout else { throw .unsupported("an environment on a list without a profile") }
         let old = layout.environment
         guard environment != old else { return scrollOffset }
+        let packing = layout.packing
         let affected = try layout.setEnvironment(environment)
         if environment.parameters != old.parameters {
             do throws(TesseraError) {
@@ -102,7 +104,8 @@ extension ListEngine {
             layout.dirtyCount += gained
             layout.clean = nil
         }
-        if layout.isGrid { layout.repack(from: 0, &store) }
+        // Item heights stay until measured: the lines change only with the packing.
+        if layout.isGrid && layout.packing != packing { layout.repack(from: 0, &store) }
         return reanchor()
     }
 

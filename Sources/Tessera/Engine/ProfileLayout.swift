@@ -395,6 +395,10 @@ final class ProfileLayout {
         return UInt32(min(max(span, 0), LayoutUnit.maximumRowUnits))
     }
 
+    /// What packing rows into lines reads besides the rows (`repack`): while it stays the
+    /// same, so do the lines.
+    var packing: (columns: Int, padding: Int64, rowGap: Int64, estimates: [UInt32]) { (grid?.columnCount ?? 0, gridPadding, gridRowGap, estimates) }
+
     /// The padding above a grid's first line, in points (0 without a grid): part of that
     /// line's span, so an anchor in the first line counts it.
     var firstLinePadding: Double { grid == nil ? 0 : LayoutUnit.points(gridPadding) }
