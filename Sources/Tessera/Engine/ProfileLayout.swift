@@ -413,35 +413,49 @@ final class ProfileLayout {
         let count = store.count, to = to ?? count
         guard let g = grid, from < to else { return }
         var spans = [UInt32](repeating: 0, count: to - from)
-        var c = store.cursor(atRow: from)
-        var leader = from, column = 0, tallest: Int64 = 0
-        func close(_ end: Int) {
-            spans[leader - from] = lineSpan(leader: leader, end: end, count: count, height: tallest)
-        }
-        while c.row < to {
-            let k = store.kind(at: c), r = c.row
-            let h = itemHeight(store.itemUnits(at: c), kind: k)
-            if !inGrid[Int(k)] {
-                if column > 0 { close(r) }
-                leader = r
-                tallest = h
-                close(r + 1)
-                column = 0
-            } else {
-                if column == 0 {
-                    leader = r
-                    tallest = 0
-                }
-                tallest = max(tallest, h)
-                column += 1
-                if column == g.columnCount {
-                    close(r + 1)
-                    column = 0
+        let c = store.cursor(atRow: from)
+        spans.withUnsafeMutableBufferPointer { spans in
+            inGrid.withUnsafeBufferPointer { inGrid in
+                estimates.withUnsafeBufferPointer { estimates in
+                    var leader = from, column = 0, tallest: Int64 = 0
+                    @inline(__always) func close(_ end: Int) {
+                        spans[leader - from] = lineSpan(leader: leader, end: end, count: count, height: tallest)
+                    }
+                    // A page at a time, through its kind and item columns.
+                    var leaf = c.leaf, slot = c.slot, r = from
+                    while r < to {
+                        let page = store.page(ofLeaf: leaf), n = min(store.rowCount(ofLeaf: leaf) - slot, to - r)
+                        let kinds = page.kinds + slot, items = page.itemHeights + slot
+                        for t in 0..<n {
+                            let k = Int(kinds[t]), units = items[t]
+                            let h = Int64(units == Self.unmeasured ? estimates[k] : units)
+                            if !inGrid[k] {
+                                if column > 0 { close(r &+ t) }
+                                leader = r &+ t
+                                tallest = h
+                                close(r &+ t &+ 1)
+                                column = 0
+                            } else {
+                                if column == 0 {
+                                    leader = r &+ t
+                                    tallest = 0
+                                }
+                                tallest = max(tallest, h)
+                                column &+= 1
+                                if column == g.columnCount {
+                                    close(r &+ t &+ 1)
+                                    column = 0
+                                }
+                            }
+                        }
+                        r += n
+                        slot = 0
+                        leaf = store.tree.leaves[Int(leaf)].next
+                    }
+                    if column > 0 { close(to) }
                 }
             }
-            store.advance(&c)
         }
-        if column > 0 { close(to) }
         spans.withUnsafeBufferPointer { store.setHeightUnits($0, startingAt: from) }
     }
 

@@ -155,6 +155,8 @@ extension RowStore {
     /// `clearing` on them. The line spans are the engine's to write after. O(k log n).
     mutating func setItemUnits(rows: UnsafeBufferPointer<Int32>, units: UnsafeBufferPointer<UInt32>, clearing bit: UInt16) {
         var leaf = HeightTree.none, leafRow = 0, leafCount = 0
+        // The page's columns, taken once per page rather than once per row.
+        var items = UnsafeMutablePointer<UInt32>(bitPattern: 4)!, flags = UnsafeMutablePointer<UInt16>(bitPattern: 2)!
         for i in 0..<rows.count {
             let row = Int(rows[i])
             if leaf == HeightTree.none || row >= leafRow + leafCount {
@@ -162,10 +164,12 @@ extension RowStore {
                 leaf = found.leaf
                 leafRow = found.leafRow
                 leafCount = rowCount(ofLeaf: leaf)
+                let page = page(ofLeaf: leaf)
+                (items, flags) = (page.itemHeights, page.flags)
             }
-            let page = page(ofLeaf: leaf), slot = row - leafRow
-            page.itemHeights[slot] = units[i]
-            page.flags[slot] &= ~bit
+            let slot = row - leafRow
+            items[slot] = units[i]
+            flags[slot] &= ~bit
         }
     }
 
