@@ -295,6 +295,24 @@ import Testing
         }
     }
 
+    /// The libm-free roundings give what the standard library's give: edges (whole
+    /// numbers, halves, the ends of their fast ranges, negative zero) and random doubles of
+    /// every magnitude up to past 2^52.
+    @Test func roundingsAreTheStandardLibrarys() {
+        var values: [Double] = [0, -0.0, 0.5, -0.5, 1, -1, 1.5, -1.5, 2.5, 0x1p52 - 1, -0x1p52 + 1, 0x1p52, -0x1p52, 0x1p53, -0x1p60,
+                                0x1p52 - 0.5, 1.0.nextUp, 1.0.nextDown, (-1.0).nextUp, Double.leastNonzeroMagnitude, -Double.leastNonzeroMagnitude]
+        var rng = SplitMix64(seed: 0xCE11)
+        for _ in 0..<20_000 {
+            let magnitude = Double(sign: .plus, exponent: rng.int(-30...56), significand: 1 + rng.unit())
+            values.append(rng.chance(0.5) ? magnitude : -magnitude)
+            values.append(Double(rng.int(-1_000_000...1_000_000)) / Double(1 << rng.int(0...6)))
+        }
+        for x in values {
+            #expect(LayoutUnit.ceiling(x) == Int64(x.rounded(.up)), "ceiling(\(x))")
+            if x >= 0 { #expect(LayoutUnit.nearest(x) == Int64(x.rounded()), "nearest(\(x))") }
+        }
+    }
+
     /// A kind said to keep no valid row's height through a fill shift
     /// (`CellProgram.fillShiftIsNil`, which lets `markDirty` skip the per-row lookup) has
     /// no valid row whose present values give one, over changes of width, width class,

@@ -1170,13 +1170,13 @@ extension CellMeasurer {
             if batch.pointee.widest[t] <= Float(far) {
                 let kept = keptNatural(batch, t, bytes, p, style: style)
                 let x = kept * ratio * LayoutUnit.perPoint, m = Self.scaleMargin
-                let low = (x * (1 - m)).rounded(.up)
-                if kept <= far && kept * ratio <= far && low == (x * (1 + m)).rounded(.up) {
+                let low = LayoutUnit.ceiling(x * (1 - m))
+                if kept <= far && kept * ratio <= far && low == LayoutUnit.ceiling(x * (1 + m)) {
                     #if TESSERA_INVARIANTS
                     let exact = textEngine.layout(validUTF8: bytes, style: p.styles[Int(style)], width: Self.naturalLayoutWidth, maxLines: 0, includeLines: false)
-                    precondition(Swift.max(Int64(low), 0) == Swift.max(LayoutUnit.unitsUp(exact.width), 0), "a natural width carried across a font scale differs")
+                    precondition(Swift.max(low, 0) == Swift.max(LayoutUnit.unitsUp(exact.width), 0), "a natural width carried across a font scale differs")
                     #endif
-                    return Swift.max(Int64(low), 0)
+                    return Swift.max(low, 0)
                 }
             }
             restyle(batch, t, bytes, p, style: Int(style), to: batch.pointee.current[Int(style)])

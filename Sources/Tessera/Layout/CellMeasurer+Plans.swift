@@ -603,9 +603,9 @@ extension CellMeasurer {
                 if tracks {
                     // The text's limit is `max(w, 1) / 64 + 1/64` for a column `w` units wide.
                     if items[i].kind == .text, let lines = scratch.pointee.lineRange {
-                        if lines.low.isFinite { fillLow = Swift.max(fillLow, Int64((64 * Double(lines.low) - 1).rounded(.up))) }
+                        if lines.low.isFinite { fillLow = Swift.max(fillLow, LayoutUnit.ceiling(64 * Double(lines.low) - 1)) }
                         fillLow = Swift.max(fillLow, 1)
-                        if lines.high.isFinite { fillHigh = Swift.min(fillHigh, Int64((64 * Double(lines.high) - 1).rounded(.up))) }
+                        if lines.high.isFinite { fillHigh = Swift.min(fillHigh, LayoutUnit.ceiling(64 * Double(lines.high) - 1)) }
                     } else {
                         follows = false
                         tracks = false

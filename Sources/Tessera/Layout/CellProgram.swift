@@ -13,9 +13,18 @@ extension LayoutUnit {
         return x - Double(t) >= 0.5 ? t + 1 : t
     }
 
+    /// `Int64(x.rounded(.up))` without a call into libm for `-2^52 < x < 2^52`, where
+    /// truncation (towards zero) is exact and lands on the ceiling or one below it.
+    @inline(__always)
+    static func ceiling(_ x: Double) -> Int64 {
+        guard x > -0x1p52, x < 0x1p52 else { return Int64(x.rounded(.up)) }
+        let t = Int64(x)
+        return Double(t) < x ? t + 1 : t
+    }
+
     /// A measured text width as whole units, rounded up so the text fits a column that wide.
     @inline(__always)
-    static func unitsUp(_ points: Double) -> Int64 { Int64((points * perPoint).rounded(.up)) }
+    static func unitsUp(_ points: Double) -> Int64 { ceiling(points * perPoint) }
 }
 
 /// "Not given" for optional spacings in a program.
