@@ -446,9 +446,12 @@ public final class CellTextBatch {
         /// entries from the one `someKeptText` finds), reading its slots' kept texts (loaded
         /// by `prefetchRow`).
         @inline(__always)
-        func prefetchTexts(ofRow row: Int) {
-            let a = someKeptText(ofRow: row)
-            guard a >= 0 else { return }
+        func prefetchTexts(ofRow row: Int) { prefetchTexts(from: someKeptText(ofRow: row)) }
+
+        /// Starts loading the per-text columns of kept texts `a ... a + 7` (none for -1).
+        @inline(__always)
+        func prefetchTexts(from a: Int) {
+            guard a >= 0, a < head.count else { return }
             let b = Swift.min(a &+ 7, head.count &- 1)
             tess_prefetch(head.baseAddress! + a); tess_prefetch(head.baseAddress! + b)
             tess_prefetch(style.baseAddress! + a); tess_prefetch(style.baseAddress! + b)
@@ -466,7 +469,14 @@ public final class CellTextBatch {
         func prefetchSegments(ofRow row: Int) {
             let a = someKeptText(ofRow: row)
             guard a >= 0 else { return }
-            let from = UnsafeRawPointer(segments.baseAddress! + Int(segmentStart[a]))
+            prefetchSegments(from: Int(segmentStart[a]))
+        }
+
+        /// Starts loading four lines of segments from segment `i`.
+        @inline(__always)
+        func prefetchSegments(from i: Int) {
+            guard i < segments.count else { return }
+            let from = UnsafeRawPointer(segments.baseAddress! + i)
             tess_prefetch(from)
             tess_prefetch(from + 64)
             tess_prefetch(from + 128)
@@ -691,14 +701,50 @@ extension CellMeasurer {
         guard let batch = scratch.pointee.batch else { return nil }
         let t = batch.pointee.text(row: scratch.pointee.batchRow, value: value, item: item, styleIndex: style, count: bytes.count)
         guard t >= 0 else { return nil }
+        return (batch, t, keptRatio(batch, t, bytes, p, style: style))
+    }
+
+    /// The ratio by which kept text `t`'s widths scale to the current style (1 when it is
+    /// measured in it); a text whose widths do not scale is measured again in it first.
+    @inline(__always)
+    func keptRatio(_ batch: UnsafeMutablePointer<CellTextBatch.View>, _ t: Int, _ bytes: UnsafeRawBufferPointer, _ p: CellProgram, style: Int32) -> Double {
         let now = batch.pointee.current[Int(style)], from = batch.pointee.measuredIn[t]
-        if from == now { return (batch, t, 1) }
+        if from == now { return 1 }
         if batch.pointee.flags[t] & CellTextBatch.View.scalable == CellTextBatch.View.scalable {
             let r = batch.pointee.scale(style: Int(style), from: from)
-            if r > 0 { return (batch, t, r) }
+            if r > 0 { return r }
         }
         restyle(batch, t, bytes, p, style: Int(style), to: now)
-        return (batch, t, 1)
+        return 1
+    }
+
+    /// The widest item of a text list (value `range` of the row, slot program `sp`) from
+    /// its kept items, without finding them in the bytes: a value's kept items are the
+    /// consecutive texts from its first one that share it as their head, in order. Only
+    /// when they account for the value exactly (each in the slot's style, their lengths
+    /// and one separator between each two adding up to its bytes, so no item is empty or
+    /// missing); nil otherwise.
+    @inline(__always)
+    func keptListNatural(_ range: Range<Int>, _ sp: UnsafePointer<SlotProgram>, _ p: CellProgram, _ row: RowValues) -> Int64? {
+        guard let batch = scratch.pointee.batch else { return nil }
+        let b = batch.pointee, r = scratch.pointee.batchRow, value = Int(sp.pointee.valueIndex), style = sp.pointee.style
+        guard value >= 0, r < b.rowCount, value < b.slotsPerRow else { return nil }
+        let f = b.first[r &* b.slotsPerRow &+ value]
+        guard f >= 0 else { return nil }
+        var end = Int(f), bytes = -1
+        while end < b.head.count, b.head[end] == f {
+            guard b.style[end] == style else { return nil }
+            bytes &+= Int(b.length[end]) &+ 1
+            end &+= 1
+        }
+        guard bytes == range.count else { return nil }
+        var w: Int64 = 0, from = range.lowerBound
+        for t in Int(f)..<end {
+            let item = row.bytes(from..<(from &+ Int(b.length[t])))
+            from &+= item.count &+ 1
+            w = Swift.max(w, batchNatural(batch, t, item, p, style: style, ratio: keptRatio(batch, t, item, p, style: style)))
+        }
+        return w
     }
 
     /// Relative margin around a comparison for results carried across a font scale.
