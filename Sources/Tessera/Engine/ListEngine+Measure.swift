@@ -259,11 +259,12 @@ extension ListEngine {
 
     /// Whether a pass over every row of `batch` (`rows` of them) starts each row's loads
     /// ahead: when a row's kept texts and text record average at least `heavyRowBytes`.
-    /// Medians of five alternating runs at 3·10^5 rows: fiori-android's rows (about 420
-    /// bytes) relaid out 23 % faster after a width-class change and 3 % after a font scale,
-    /// fiori-ios's (470) 9 % and 5 %; with the loads, George's rows (280) took 9 % longer
-    /// after a font scale and the collection's (160) 17 % after a width-class change, the
-    /// loads' instructions costing more than the waits they save.
+    /// Medians of five alternating runs at 3·10^5 rows, with the loads against without:
+    /// fiori-android's rows (about 420 bytes) relaid out 39 % faster after a width-class
+    /// change and 19 % after a font scale (the cold pass 7 %), fiori-ios's (470) 12 % and
+    /// 12 %; George's rows (280) took 13 % longer after a width-class change and the
+    /// collection's (160) 9 %, their loads' instructions costing more than the waits they
+    /// save.
     static func rowsAreHeavy(_ batch: CellTextBatch, _ rows: Int, textBytesPerRow: Double) -> Bool {
         Double(batch.bytes) / Double(max(rows, 1)) + textBytesPerRow >= heavyRowBytes
     }
