@@ -381,8 +381,10 @@ extension ListEngine {
                                     // every eighth row and estimated in between from the batch's mean
                                     // per row (finding it for every row cost more than the loads saved;
                                     // a line or two off costs little).
-                                    let texts = view.pointee.head.count, segments = view.pointee.segments.count
+                                    // Means per row in 1/65536 (no division per row).
                                     let rowCount = max(view.pointee.rowCount, 1)
+                                    let textsPerRow = (view.pointee.head.count << 16) / rowCount
+                                    let segmentsPerRow = (view.pointee.segments.count << 16) / rowCount
                                     var textRow = -1, textAt = 0, segmentRow = -1, segmentAt = 0
                                     var c = starts[i]
                                     while c.row < range.upperBound {
@@ -399,8 +401,8 @@ extension ListEngine {
                                             let a = view.pointee.someKeptText(ofRow: b &+ 8)
                                             if a >= 0 { (textRow, textAt) = (b &+ 8, a) }
                                         }
-                                        if textRow >= 0 { view.pointee.prefetchTexts(from: textAt &+ (b &+ 8 &- textRow) &* texts / rowCount) }
-                                        if segmentRow >= 0 { view.pointee.prefetchSegments(from: segmentAt &+ (b &+ 4 &- segmentRow) &* segments / rowCount) }
+                                        if textRow >= 0 { view.pointee.prefetchTexts(from: textAt &+ ((b &+ 8 &- textRow) &* textsPerRow) >> 16) }
+                                        if segmentRow >= 0 { view.pointee.prefetchSegments(from: segmentAt &+ ((b &+ 4 &- segmentRow) &* segmentsPerRow) >> 16) }
                                         if page.flags[c.slot] & dirty != 0 { measure(c, page) }
                                         walker.advance(&c)
                                     }
