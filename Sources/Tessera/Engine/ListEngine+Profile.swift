@@ -134,6 +134,8 @@ extension ListEngine {
             case false?: return .perValues
             }
         }
+        // Every kind dirty whatever its rows' ranges hold (a font scale): no row is read.
+        if layout.profile.kinds.allSatisfy({ marks[Int($0.code)] == .dirty }) { return store.setFlagOnEveryRow(dirty) }
         let shifts = ShiftCache()
         defer { shifts.deallocate() }
         var b = 0

@@ -105,6 +105,21 @@ extension RowStore {
         return gained
     }
 
+    /// Sets `bit` on every row; returns how many gained it.
+    mutating func setFlagOnEveryRow(_ bit: UInt16) -> Int {
+        var gained = 0
+        var l = tree.firstLeaf
+        while l != HeightTree.none {
+            let flags = page(ofLeaf: l).flags, n = rowCount(ofLeaf: l)
+            for s in 0..<n {
+                gained &+= Int((flags[s] & bit) == 0 ? 1 : 0)
+                flags[s] |= bit
+            }
+            l = tree.leaves[Int(l)].next
+        }
+        return gained
+    }
+
     /// Calls `body(row, kind, flags)` for every row in order and sets the bits it returns
     /// on the row; returns how many rows gained `bit`.
     mutating func setFlags(gaining bit: UInt16, _ body: (_ row: Int, _ kind: UInt16, _ flags: UInt16) -> UInt16) -> Int {
