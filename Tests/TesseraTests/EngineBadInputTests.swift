@@ -254,6 +254,42 @@ struct EngineSnapshot: Equatable, CustomStringConvertible {
         engine._checkInvariants()
     }
 
+    /// `prepare` checks the rows a batch brings, so a bad one is refused before the host
+    /// animates anything; a batch prepared before an environment change is checked again
+    /// against the rules of the new one when applied, and refused whole if a row breaks them.
+    @Test func preparedBatchesAreCheckedInTheEnvironmentTheyApplyIn() throws {
+        let p = ProfileFixtures.fioriIOS
+        var engine = try ListEngine(profile: p, environment: LayoutEnvironment(width: 390, platform: .ios), viewport: 500)
+        var text = RowText(slotsPerRow: 12)
+        text.append(p.row("objectCell", ["title": "One"]).slots)
+        try engine.append(ids: [1], kinds: [1], text: text)
+        try engine.measureAll(threads: 1)
+        func snapshot(_ second: [String: String]) -> RowSnapshot {
+            var t = RowText(slotsPerRow: 12)
+            t.append(p.row("objectCell", ["title": "One"]).slots)
+            t.append(p.row("objectCell", second).slots)
+            return RowSnapshot(ids: [1, 2], kinds: [1, 1], versions: [0, 0], text: t)
+        }
+        var bad = snapshot(["title": "Two"])
+        let title = 2  // the title's slot
+        bad.text!.utf8[bad.text!.offsets[12 + title]] = 0xFF
+        #expect(thrownError { _ = try engine.prepare(bad) } == .invalidUTF8(row: 1, slot: title, byteOffset: 0))
+        #expect(thrownError { _ = try engine.prepare(snapshot(["title": "Two", "detailImage": "12"])) }
+            == .ruleViolation(row: 1, kind: "objectCell", rule: .imageSizeOutOfRange(slot: "detailImage", width: 12, height: 12, min: 16, max: 60)))
+
+        let prepared = try engine.prepare(snapshot(["title": "Two", "detailImage": "20"]))
+        let uikit = LayoutEnvironment(width: 390, platform: .ios, parameters: ["detailImageMin": 28])
+        try engine.setEnvironment(uikit)
+        Self.expectUnchanged(&engine, .ruleViolation(row: 1, kind: "objectCell", rule: .imageSizeOutOfRange(slot: "detailImage", width: 20, height: 20, min: 28, max: 60))) {
+            (e) throws(TesseraError) in _ = try e.apply(prepared)
+        }
+        // Back in the environment it was checked in, it applies.
+        try engine.setEnvironment(LayoutEnvironment(width: 390, platform: .ios))
+        #expect(try engine.apply(prepared).batch.inserts == [1])
+        engine._checkInvariants()
+        #expect(engine.store.count == 2)
+    }
+
     @Test func badBudgetsThreadsAndBuffers() throws {
         var engine = try Self.george()
         Self.expectUnchanged(&engine, .invalidBudget(rows: -1)) { (e) throws(TesseraError) in _ = try e.measure(budget: .rows(-1)) }

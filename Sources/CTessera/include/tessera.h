@@ -1010,7 +1010,9 @@ tess_status tess_batch_operations(const tess_batch_t *TESS_NONNULL batch,
 
 /**
  * Diffs the engine's rows against `snapshot` into `batch` (replacing what it held) without
- * changing the engine. On error the batch is unchanged.
+ * changing the engine, and checks the inserted and updated rows (kinds, heights, text,
+ * values against their kinds' rules) and the group rules of the new list, so a bad row is
+ * reported before the host animates anything. On error the batch is unchanged.
  */
 tess_status tess_engine_prepare(const tess_engine_t *TESS_NONNULL engine, const tess_snapshot *TESS_NONNULL snapshot,
                                 tess_batch_t *TESS_NONNULL batch);
@@ -1019,7 +1021,8 @@ tess_status tess_engine_prepare(const tess_engine_t *TESS_NONNULL engine, const 
  * Applies a batch prepared on this engine in its current state: deleted rows go, moved rows
  * keep their height, measured state, flags and text, inserted rows start at their kind's
  * estimate (dirty in a profile-driven engine), updated rows take their new values and are
- * measured again. Rows' kinds, values and group rules are checked first: all or nothing.
+ * measured again. All or nothing: `tess_engine_prepare` checked the rows; after an
+ * environment change since, their kinds' rules are checked again in the new one.
  * TESS_ERROR_STALE_BATCH when the engine's rows changed since (or it is another engine's
  * batch); TESS_ERROR_NO_RESULT when `batch` holds no prepared batch. On success the batch
  * holds the applied record, the rows whose swipe or selection state it changed are

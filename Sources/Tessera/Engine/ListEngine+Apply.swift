@@ -28,15 +28,20 @@ public struct RowSnapshot: Sendable, Equatable {
     public var count: Int { ids.count }
 }
 
-/// A batch computed against one state of one list (`ListEngine.prepare`), to show the
-/// host before applying it. Applying it to another list, or to this one after its rows
-/// changed, throws `staleBatch`.
+/// A batch computed and checked against one state of one list (`ListEngine.prepare`), to
+/// show the host before applying it. Applying it to another list, or to this one after its
+/// rows changed, throws `staleBatch`.
 public struct PreparedBatch: Sendable {
     /// The batch form (UIKit `performBatchUpdates`).
-    public let batch: DiffBatch
+    public var batch: DiffBatch { plan.batch }
+    /// How the pages change, worked out with the diff.
+    let plan: ApplyPlan
     let snapshot: RowSnapshot
     let storeIdentity: UInt64
     let contentMutations: UInt64
+    /// The environment the inserted and updated rows were checked in against their kinds'
+    /// rules (nil: a list without a profile); `apply` checks them again in another.
+    let checkedEnvironment: LayoutEnvironment?
 
     /// The sequential form (RecyclerView `notifyItemRange…`).
     public func operations() -> [DiffOperation] { batch.operations() }
@@ -63,8 +68,15 @@ extension ListEngine {
     /// The batch that turns the list's rows into `snapshot`, without changing anything.
     /// Rows are matched by id; a surviving row is updated when its content version or its
     /// kind changed. O(n + m) for the diff plus a copy of the stored ids and versions.
+    /// Everything `apply` would check is checked here, so a host learns of a bad row before
+    /// it animates anything, and applying the batch only changes pages.
     /// - Throws: `columnLengthMismatch` (kinds, versions, heights or unread not one per
-    ///   id); `duplicateIDInDiff` naming the id and both its indexes; `capacityExceeded`.
+    ///   id); `duplicateIDInDiff` naming the id and both its indexes; `capacityExceeded`;
+    ///   `unsupported` (heights for a profile-driven list); for inserted and updated rows
+    ///   (errors name their snapshot index) `unknownKind`, `invalidHeight`,
+    ///   `invalidTextOffsets`, `invalidUTF8`, `ruleViolation`, `invalidSlotValue`,
+    ///   `unknownKindCode`; a group rule broken in the new list (`ruleViolation` naming its
+    ///   row).
     public func prepare(_ snapshot: RowSnapshot) throws(TesseraError) -> PreparedBatch {
         let m = snapshot.ids.count
         guard snapshot.kinds.count == m else { throw .columnLengthMismatch(column: "kinds", expected: m, actual: snapshot.kinds.count) }
@@ -88,7 +100,33 @@ extension ListEngine {
         var newKeys = [UInt64](repeating: 0, count: m)
         for j in 0..<m { newKeys[j] = Self.diffKey(version: snapshot.versions[j], kind: snapshot.kinds[j]) }
         let batch = try differ.diff(oldIDs: oldIDs, oldVersions: oldKeys, newIDs: snapshot.ids, newVersions: newKeys)
-        return PreparedBatch(batch: batch, snapshot: snapshot, storeIdentity: store.identity, contentMutations: store.contentMutations)
+        if layout != nil, snapshot.heights != nil { throw .unsupported("heights for rows of a profile-driven list: the engine measures them") }
+        let plan = ApplyPlan(batch)
+        try Self.withColumns(snapshot, newFlags: 0) { (rows) throws(TesseraError) in
+            try store.validateApply(plan, rows)
+            if let layout { try validateProfiled(layout, plan, rows) }
+        }
+        return PreparedBatch(
+            plan: plan, snapshot: snapshot, storeIdentity: store.identity, contentMutations: store.contentMutations,
+            checkedEnvironment: layout?.environment)
+    }
+
+    /// The snapshot's columns as the store reads them.
+    static func withColumns<R>(_ s: RowSnapshot, newFlags: UInt16, _ body: (RowColumns) throws(TesseraError) -> R) throws(TesseraError) -> R {
+        let unreadBits = s.unread.map { $0.map { $0 ? RowFlags.unread.rawValue : 0 } }
+        return try s.ids.withUnsafeBufferPointer { (ids) throws(TesseraError) in
+            try s.kinds.withUnsafeBufferPointer { (kinds) throws(TesseraError) in
+                try s.versions.withUnsafeBufferPointer { (versions) throws(TesseraError) in
+                    try RowStore.withOptionalBuffer(s.heights) { (heights) throws(TesseraError) in
+                        try RowStore.withOptionalBuffer(unreadBits) { (unread) throws(TesseraError) in
+                            try RowStore.withText(s.text) { (text) throws(TesseraError) in
+                                try body(RowColumns(ids: ids, kinds: kinds, heights: heights, text: text, versions: versions, flags: newFlags, rowFlags: unread))
+                            }
+                        }
+                    }
+                }
+            }
+        }
     }
 
     /// What the diff compares: the version scrambled (a bijection) with the kind folded in,
@@ -117,40 +155,21 @@ extension ListEngine {
     /// row keeps its place on screen; if it was deleted, the nearest row that kept its
     /// place takes the deleted row's place.
     ///
-    /// All or nothing: everything is checked before anything changes.
+    /// All or nothing: `prepare` checked the rows, and nothing they were checked against
+    /// has changed (the rows, or the environment their kinds' rules were read in, which
+    /// has them checked again).
     /// - Throws: `staleBatch` (prepared for another list, or this list's rows changed
-    ///   since); `unsupported` (heights for a profile-driven list); for inserted and updated
-    ///   rows (errors name their snapshot index) `unknownKind`, `invalidHeight`,
-    ///   `invalidTextOffsets`, `invalidUTF8`, `ruleViolation`, `invalidSlotValue`,
-    ///   `unknownKindCode`; a group rule broken in the new list (`ruleViolation` naming its
-    ///   row); `capacityExceeded`; `columnLengthMismatch`.
+    ///   since); after an environment change since `prepare`, what its rules throw there.
     @discardableResult
     public mutating func apply(_ prepared: PreparedBatch) throws(TesseraError) -> AppliedBatch {
         guard prepared.storeIdentity == store.identity else { throw .staleBatch("the batch was prepared for another list") }
         guard prepared.contentMutations == store.contentMutations else {
             throw .staleBatch("the list's rows changed after the batch was prepared")
         }
-        let s = prepared.snapshot
-        if layout != nil, s.heights != nil { throw .unsupported("heights for rows of a profile-driven list: the engine measures them") }
-        let plan = ApplyPlan(prepared.batch)
-        let unreadBits = s.unread.map { $0.map { $0 ? RowFlags.unread.rawValue : 0 } }
-        let newFlags = layout != nil ? RowFlags.dirty.rawValue : 0
-        return try s.ids.withUnsafeBufferPointer { (ids) throws(TesseraError) in
-            try s.kinds.withUnsafeBufferPointer { (kinds) throws(TesseraError) in
-                try s.versions.withUnsafeBufferPointer { (versions) throws(TesseraError) in
-                    try RowStore.withOptionalBuffer(s.heights) { (heights) throws(TesseraError) in
-                        try RowStore.withOptionalBuffer(unreadBits) { (unread) throws(TesseraError) in
-                            try RowStore.withText(s.text) { (text) throws(TesseraError) in
-                                let rows = RowColumns(
-                                    ids: ids, kinds: kinds, heights: heights, text: text, versions: versions, flags: newFlags, rowFlags: unread)
-                                try store.validateApply(plan, rows)
-                                if let layout { try validateProfiled(layout, plan, rows) }
-                                return commit(plan, rows)
-                            }
-                        }
-                    }
-                }
-            }
+        let plan = prepared.plan
+        return try Self.withColumns(prepared.snapshot, newFlags: layout != nil ? RowFlags.dirty.rawValue : 0) { (rows) throws(TesseraError) in
+            if let layout, layout.environment != prepared.checkedEnvironment { try validateProfiled(layout, plan, rows) }
+            return commit(plan, rows)
         }
     }
 

@@ -3,7 +3,7 @@ import CJemalloc
 /// A `DiffBatch` turned into what the pages need: which old rows leave their place and
 /// which new positions are filled, both ascending, with the moves tied to each side.
 /// Built once per batch (a few arrays per batch, nothing per row).
-struct ApplyPlan {
+struct ApplyPlan: Sendable {
     let batch: DiffBatch
     /// Old indexes of rows leaving their place, ascending: deletes and move sources.
     var removed: [Int] = []
