@@ -146,7 +146,7 @@ extension ApplyCase.Measurement {
         let ms = { (n: UInt64) in Report.number(Double(n) / 1e6) + " ms" }
         return [
             "\(ApplyCase.name): \(rows) measured rows, batch of \(deletes) deletes, \(inserts) inserts, \(moves) moves, \(updates) updates (\(operations) sequential operations); median of \(repetitions)",
-            "\(ApplyCase.name): apply \(ms(applyNanos)), prepare (diff against the engine's rows) \(ms(prepareNanos)), rebuild of store and tree \(ms(rebuildNanos)); rebuild / (prepare + apply) = \(Report.number(Double(rebuildNanos) / Double(prepareNanos + applyNanos)))x",
+            "\(ApplyCase.name): apply \(ms(applyNanos)), prepare (diff against the engine's rows, checks of the rows it brings, apply plan) \(ms(prepareNanos)), rebuild of store and tree \(ms(rebuildNanos)); rebuild / (prepare + apply) = \(Report.number(Double(rebuildNanos) / Double(prepareNanos + applyNanos)))x",
         ]
     }
 }
