@@ -83,6 +83,7 @@ extension ListEngine {
         guard snapshot.versions.count == m else { throw .columnLengthMismatch(column: "versions", expected: m, actual: snapshot.versions.count) }
         if let h = snapshot.heights, h.count != m { throw .columnLengthMismatch(column: "heights", expected: m, actual: h.count) }
         if let u = snapshot.unread, u.count != m { throw .columnLengthMismatch(column: "unread", expected: m, actual: u.count) }
+        if layout != nil, snapshot.heights != nil { throw .unsupported("heights for rows of a profile-driven list: the engine measures them") }
         let n = store.count
         var oldIDs = [UInt64](repeating: 0, count: n), oldKeys = [UInt64](repeating: 0, count: n)
         oldIDs.withUnsafeMutableBufferPointer { ids in
@@ -100,7 +101,6 @@ extension ListEngine {
         var newKeys = [UInt64](repeating: 0, count: m)
         for j in 0..<m { newKeys[j] = Self.diffKey(version: snapshot.versions[j], kind: snapshot.kinds[j]) }
         let batch = try differ.diff(oldIDs: oldIDs, oldVersions: oldKeys, newIDs: snapshot.ids, newVersions: newKeys)
-        if layout != nil, snapshot.heights != nil { throw .unsupported("heights for rows of a profile-driven list: the engine measures them") }
         let plan = ApplyPlan(batch)
         try Self.withColumns(snapshot, newFlags: 0) { (rows) throws(TesseraError) in
             try store.validateApply(plan, rows)
