@@ -2207,11 +2207,17 @@ static void test_profile_engine(void) {
     next.versions[5] = 99;
     next.kinds[5] = 999;
     FAILS(tess_engine_apply(e, &snap, b, &y), e, TESS_ERROR_UNKNOWN_KIND, "999");
+    /* prepare checks the rows it brings: the same errors before anything is animated, and
+       the batch keeps what it held. */
+    FAILS(tess_engine_prepare(e, &snap, b), e, TESS_ERROR_UNKNOWN_KIND, "999");
+    OK(tess_batch_is_prepared(b, &prepared), b);
+    CHECK(prepared == 0);
     next.kinds[5] = pe_basic;
     int64_t l5 = next.offsets[5 * PE_SLOTS + 2];
     int64_t l5_end = next.offsets[5 * PE_SLOTS + 3];
     next.offsets[5 * PE_SLOTS + 3] = l5; /* an updated row without its required label */
     FAILS(tess_engine_apply(e, &snap, b, &y), e, TESS_ERROR_RULE_VIOLATION, "label");
+    FAILS(tess_engine_prepare(e, &snap, b), e, TESS_ERROR_RULE_VIOLATION, "label");
     next.offsets[5 * PE_SLOTS + 3] = l5_end;
     next.utf8[l5] = (char)0xc0;
     FAILS(tess_engine_apply(e, &snap, b, &y), e, TESS_ERROR_INVALID_UTF8, "");
