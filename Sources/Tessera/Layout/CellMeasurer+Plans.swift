@@ -45,6 +45,12 @@ struct RowPlans {
         /// The height is the same at every cell width: no measured item whose height
         /// depends on its column's width is in a column whose width follows the cell's.
         var widthFree: Bool
+        /// The one item measured per row when it is a text in a column of a width known
+        /// here (a grid item's title): its index in `items`, else -1. Such a row's height
+        /// is that text's lines, `soleConstant` and the constants; `runPlan`'s walk is
+        /// skipped (its calls cost more than the text's lines).
+        var soleText: Int32 = -1
+        var soleWidth: Int64 = 0, soleConstant: Int64 = 0
     }
 
     /// A column measured per row while a plan is compiled, with the least and greatest
@@ -465,12 +471,18 @@ extension CellMeasurer {
         for s in 0..<Int(kp.slotCount) where needsState && slots[s].type == .button && present(Int32(s)) {
             store.pointee.stated.append(Int32(s))
         }
-        let plan = RowPlans.Plan(
+        var plan = RowPlans.Plan(
             width: width, padTop: kp.padTop, padBottom: kp.padBottom, minHeight: kp.minHeight, padHorizontal: kp.padLeading + kp.padTrailing,
             slotStart: kp.slotStart, usedConstant: used, fill: fill,
             fits: fitStart..<fitEnd, fractions: fractionStart..<Int32(store.pointee.fractions.count),
             columns: columnStart..<columnEnd, constantHeight: constantHeight, stated: statedStart..<Int32(store.pointee.stated.count),
             fillFollowsWidth: fractionStart == Int32(store.pointee.fractions.count), needsWidths: needsWidths, widthFree: widthFree)
+        if !needsWidths, plan.stated.isEmpty, columnEnd - columnStart == 1, case let column = store.pointee.columns[columnStart],
+           column.fixed >= 0, column.items.count == 1, store.pointee.items[column.items.lowerBound].kind == .text {
+            plan.soleText = column.items.lowerBound
+            plan.soleWidth = column.fixed
+            plan.soleConstant = column.constant
+        }
         store.pointee.plans.append(plan)
         return Int32(store.pointee.plans.count - 1)
     }
@@ -539,9 +551,22 @@ extension CellMeasurer {
         // does not make them load again), with plain loops (no range checks).
         let store = scratch.pointee.plans
         let plan = UnsafePointer(store.pointee.plans.base + index)
+        let slots = p.slots.baseAddress.unsafelyUnwrapped + Int(plan.pointee.slotStart)
+        // Two shapes common enough to skip the walk (its loads and calls cost more than
+        // their work): nothing measured per row; one text in a column of a known width.
+        if plan.pointee.columns.isEmpty && !plan.pointee.needsWidths && plan.pointee.stated.isEmpty {
+            if plan.pointee.widthFree { range = (Int64.min, Int64.max) }
+            return Swift.max(plan.pointee.padTop + plan.pointee.constantHeight + plan.pointee.padBottom, plan.pointee.minHeight)
+        }
+        if plan.pointee.soleText >= 0 && !wantsRange {
+            let s = Int(store.pointee.items[plan.pointee.soleText].slot), sp = slots + s
+            let text = plan.pointee.soleConstant + textHeight(row.bytes(row.range(Int(sp.pointee.valueIndex))), p, style: sp.pointee.style,
+                                                              width: plan.pointee.soleWidth, maxLines: sp.pointee.maxLines, slot: s,
+                                                              value: sp.pointee.valueIndex)
+            return Swift.max(plan.pointee.padTop + Swift.max(plan.pointee.constantHeight, text) + plan.pointee.padBottom, plan.pointee.minHeight)
+        }
         let items = store.pointee.items.base, fits = store.pointee.fits.base, columns = store.pointee.columns.base
         let width = plan.pointee.width
-        let slots = p.slots.baseAddress.unsafelyUnwrapped + Int(plan.pointee.slotStart)
         var s = Int(plan.pointee.stated.lowerBound)
         while s < Int(plan.pointee.stated.upperBound) {
             readSlot(Int(store.pointee.stated.base[s]), slots, row)
