@@ -53,6 +53,9 @@ final class EngineMeasurer {
     /// CPU time (ns) each worker thread spent in the last `measureAll`.
     var lastThreadCPU: [UInt64] { engine.lastMeasureAllThreadCPU }
 
+    /// Rows the last `measureAll` took from kept results alone.
+    var lastKeptRows: Int { engine.lastMeasureAllKeptRows }
+
     /// Bytes of the prepared texts the engine keeps.
     var textBatchBytes: Int { engine.preparedTextBytes }
 

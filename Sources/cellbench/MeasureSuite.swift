@@ -149,7 +149,7 @@ struct MeasureSuite {
         let main = kept!
 
         // Environment changes on the same measurers and caches, each checked from scratch.
-        var relayouts: [(name: String, environment: LayoutEnvironment, perRow: Double, scratchPerRow: Double, remeasured: Int, cpuPerRow: Double)] = []
+        var relayouts: [(name: String, environment: LayoutEnvironment, perRow: Double, scratchPerRow: Double, remeasured: Int, fromKept: Int, cpuPerRow: Double)] = []
         var heightsByEnvironment: [[Double]] = [heights]
         for (name, environment) in [("relayout_width_class", wide), ("edit_mode_toggle", edit), ("font_scale_change", scaled)] {
             // Each change starts from the cold environment, measured (untimed), whose
@@ -178,7 +178,7 @@ struct MeasureSuite {
             progress.end()
             Self.compare(again, scratch, "\(name): heights after the change and from scratch")
             let cpu = Double(main.lastThreadCPU.reduce(0, +) &+ markCPU) / Double(n)
-            relayouts.append((name, environment, Double(ns) / Double(n), Double(scratchNs) / Double(n), remeasured, cpu))
+            relayouts.append((name, environment, Double(ns) / Double(n), Double(scratchNs) / Double(n), remeasured, main.lastKeptRows, cpu))
             heightsByEnvironment.append(again)
         }
         // The cold heights against a from-scratch measurement through the text engine's
@@ -228,7 +228,7 @@ struct MeasureSuite {
             configuration: c, profile: profile.name, platform: platform, environments: [cold, wide, edit, scaled],
             generationPerRow: generation, results: results, threadResult: threadResult, relayoutScratch: relayouts.map { ($0.name, $0.scratchPerRow) },
             relayoutCPU: relayouts.map { ($0.name, $0.cpuPerRow) }, coldCPU: (cpuTotals[c.threads] ?? cpuPerThreads[c.threads]!),
-            remeasured: relayouts.map { ($0.name, $0.remeasured) }, textBatchBytes: main.textBatchBytes,
+            remeasured: relayouts.map { ($0.name, $0.remeasured) }, fromKept: relayouts.map { ($0.name, $0.fromKept) }, textBatchBytes: main.textBatchBytes,
             peers: peers, peerName: peerName, peerRows: peerCount,
             memory: memory, firstTouchPerRow: firstTouch, threadCPU: (cpuPerThreads[1]!, cpuPerThreads[2]!, cpuTotals[2]!),
             coldStatistics: coldStatistics, finalStatistics: finalStatistics, bytesPerRowText: Double(rows.utf8.count) / Double(n),
@@ -519,6 +519,8 @@ struct MeasureReport {
     var coldCPU: Double
     /// Rows measured again by each relayout (the others' kinds kept their layout).
     var remeasured: [(String, Int)]
+    /// Of those, the rows whose heights came from kept results alone.
+    var fromKept: [(String, Int)]
     var textBatchBytes: Int
     var peers: [PangoCells.Result]
     var peerName: String
@@ -581,6 +583,7 @@ struct MeasureReport {
             print("first pass (fresh measurers, 2 threads, in memory not yet touched by the process; untimed for the results): \(Report.number(firstTouchPerRow)) ns/row")
         }
         print("rows measured again: " + remeasured.map { "\($0.0) \($0.1)" }.joined(separator: ", ") + " (the engine marks rows of kinds whose layout the change leaves as it was clean: they keep their heights)")
+        print("of those, from kept results alone (values unread): " + fromKept.map { "\($0.0) \($0.1)" }.joined(separator: ", "))
         print("measuring: ListEngine.measureAll(threads:) over \(configuration.rows) appended rows, " + (configuration.textBatches ? "keeping prepared texts (CellTextBatch per thread: texts prepared in the cold pass, laid out again from their segments; \(textBatchBytes) B, \(Report.number(Double(textBatchBytes) / Double(configuration.rows))) B/row)" : "through the text engines' caches (keepsPreparedTexts off)"))
         print("CPU time of the passes (setEnvironment marking the rows on this thread, then the measuring threads; ns/row; ratio to the cold pass's \(Report.number(coldCPU))): " + relayoutCPU.map { "\($0.0) \(Report.number($0.1)) (\(Report.number(coldCPU / $0.1))x)" }.joined(separator: ", "))
         print("from scratch (fresh measurers without text batches, through the caches, 2 threads) in the changed environments: " + relayoutScratch.map { "\($0.0) \(Report.number($0.1)) ns/row" }.joined(separator: ", "))
@@ -628,6 +631,7 @@ struct MeasureReport {
         out += "\"thread_cpu_ns_per_row\": {\"one_thread\": \(Report.json(threadCPU.one)), \"two_threads_busiest\": \(Report.json(threadCPU.two)), \"two_threads_total\": \(Report.json(threadCPU.twoTotal))}, "
         out += "\"first_touch_pass_ns_per_row\": \(configuration.warmUp ? Report.json(firstTouchPerRow) : "null"), "
         out += "\"rows_measured_again\": {" + remeasured.map { "\(Report.string($0.0)): \($0.1)" }.joined(separator: ", ") + "}, "
+        out += "\"rows_from_kept_results\": {" + fromKept.map { "\(Report.string($0.0)): \($0.1)" }.joined(separator: ", ") + "}, "
         out += "\"text_batches\": \(configuration.textBatches), \"text_batch_bytes\": \(textBatchBytes), "
         out += "\"thread_cpu_ns_per_row_passes\": {\"measure_all_cold\": \(Report.json(coldCPU)), " + relayoutCPU.map { "\(Report.string($0.0)): \(Report.json($0.1))" }.joined(separator: ", ") + "}, "
         out += "\"from_scratch_ns_per_row\": {" + relayoutScratch.map { "\(Report.string($0.0)): \(Report.json($0.1))" }.joined(separator: ", ") + "}, "

@@ -102,6 +102,30 @@ import Testing
         #expect(usedBatches >= planned.count, "the planned changes were measured from kept texts")
     }
 
+    /// Grid items whose height is one text's lines come from kept results alone after a
+    /// change of width class or font scale (their values unread; in debug builds each is
+    /// checked against measuring the row in full), and the heights are a fresh measurer's.
+    @Test func gridItemsFromKeptResults() throws {
+        let profile = EngineEquivalenceTests.profile("fiori-ios-collection")
+        var rng = SplitMix64(seed: 11)
+        var ids = IDSource(seed: 11)
+        var env = LayoutEnvironment(width: 375, platform: profile.platforms[0])
+        var engine = try ListEngine(profile: profile, environment: env, viewport: 600, overscan: 100, textEngine: TextLayoutEngine())
+        let rows = EngineRowFactory(profile).batch(rows: 400, &rng, ids: &ids)
+        try engine.append(ids: rows.ids, kinds: rows.kinds, text: rows.text)
+        try engine.measureAll(threads: 2)
+        #expect(engine.lastMeasureAllKeptRows == 0, "a first pass has nothing kept")
+        let changes: [(inout LayoutEnvironment) -> Void] = [{ $0.width = 768 }, { $0.fontScale = 1.3 }, { $0.width = 375 }, { $0.fontScale = 0.85 }]
+        for change in changes {
+            change(&env)
+            try engine.setEnvironment(env)
+            let dirty = engine.dirtyCount
+            try engine.measureAll(threads: 2)
+            #expect(engine.lastMeasureAllKeptRows > 0, "\(env): no row from kept results")
+            #expect(Self.heights(engine) == Self.reference(profile, env, rows.kinds, rows.slots), "\(env)")
+        }
+    }
+
     /// Kept texts brought to a new font scale or platform equal texts prepared in it, to the
     /// bit, whether rescaled or measured again.
     @Test(arguments: profiles)

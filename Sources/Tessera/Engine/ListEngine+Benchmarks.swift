@@ -34,6 +34,11 @@ extension ListEngine {
     @_spi(Benchmarks)
     public var lastMeasureAllThreadCPU: [UInt64] { layout?.threadCPU ?? [] }
 
+    /// How many rows the last `measureAll` took from kept results alone, their values
+    /// unread (`CellMeasurer.engineKeptHeight`).
+    @_spi(Benchmarks)
+    public var lastMeasureAllKeptRows: Int { layout?.keptRows ?? 0 }
+
     /// The text engines' cache statistics of every measurer, summed.
     @_spi(Benchmarks)
     public var textEngineStatistics: [TextLayoutStatistics] { layout?.measurers.map { $0.textEngine.statistics } ?? [] }

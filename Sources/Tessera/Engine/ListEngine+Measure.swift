@@ -164,14 +164,27 @@ extension ListEngine {
     public mutating func measureAll(threads: Int = ListEngine.processorCount, acceptIf accept: () -> Bool = { true }) throws(TesseraError) -> Double {
         guard threads >= 1, threads <= 256 else { throw .invalidThreadCount(threads) }
         layout?.threadCPU = []
+        layout?.keptRows = 0
         guard let layout, layout.dirtyCount > 0 else { return scrollOffset }
         let n = layout.dirtyCount, count = store.count
         let dirty = RowFlags.dirty.rawValue
         var rows: [Int32] = [], units: [UInt32] = []
+        swap(&rows, &layout.passRows)
+        swap(&units, &layout.passUnits)
+        defer {
+            swap(&rows, &layout.passRows)
+            swap(&units, &layout.passUnits)
+        }
+        if rows.count < count {
+            rows = Self.uninitialized(count)
+            units = Self.uninitialized(count)
+        }
+        let found: Int
         if layout.keepsPreparedTexts && (layout.batchesAreValid(store) || 2 * n >= count) {
-            measureAllPrepared(layout, threads: threads, rows: &rows, units: &units)
+            found = measureAllPrepared(layout, threads: threads, rows: &rows, units: &units)
         } else {
             measureAllDirty(layout, threads: threads, rows: &rows, units: &units)
+            found = n
         }
         guard accept() else {
             // Nothing stored; texts prepared on this pass may hold the rejected widths.
@@ -180,8 +193,9 @@ extension ListEngine {
             return scrollOffset
         }
         layout.dirtyCount = 0
-        rows.withUnsafeBufferPointer { r in
-            units.withUnsafeBufferPointer { u in
+        rows.withUnsafeBufferPointer { all in
+            units.withUnsafeBufferPointer { allUnits in
+                let r = UnsafeBufferPointer(rebasing: all[0..<found]), u = UnsafeBufferPointer(rebasing: allUnits[0..<found])
                 if layout.isGrid {
                     store.setItemUnits(rows: r, units: u, clearing: dirty)
                 } else {
@@ -195,13 +209,11 @@ extension ListEngine {
     }
 
     /// `measureAll` through the text engines' caches: the dirty rows split into `threads`
-    /// contiguous parts of equal size; `rows` and `units` become the rows in ascending
-    /// order and their heights (one entry per dirty row).
+    /// contiguous parts of equal size; the first entries of `rows` and `units` (room for
+    /// every row) become the rows in ascending order and their heights (one entry per
+    /// dirty row).
     private func measureAllDirty(_ layout: ProfileLayout, threads: Int, rows: inout [Int32], units: inout [UInt32]) {
         let n = layout.dirtyCount, count = store.count
-        // Every entry is written below.
-        rows = Self.uninitialized(n)
-        units = Self.uninitialized(n)
         let parts = min(threads, n)
         // Where each part starts: the cursor at its first dirty row.
         var starts: [RowCursor] = []
@@ -274,8 +286,9 @@ extension ListEngine {
     /// `measureAll` with prepared texts: the kept batches' row ranges (or, when none are
     /// valid, `threads` new ranges of equal size whose texts each worker prepares first),
     /// range `i` measured by worker `i % threads`. Each range's dirty rows go to
-    /// `rows`/`units` from the range's first row on, then the parts are closed up in place.
-    private func measureAllPrepared(_ layout: ProfileLayout, threads: Int, rows: inout [Int32], units: inout [UInt32]) {
+    /// `rows`/`units` (room for every row) from the range's first row on, then the parts
+    /// are closed up in place; returns how many entries that leaves.
+    private func measureAllPrepared(_ layout: ProfileLayout, threads: Int, rows rangeRows: inout [Int32], units rangeUnits: inout [UInt32]) -> Int {
         let count = store.count
         let building = !layout.batchesAreValid(store)
         if building {
@@ -292,13 +305,16 @@ extension ListEngine {
         let dirty = RowFlags.dirty.rawValue
         let dirtyCount = layout.dirtyCount, sparse = !building && 2 * dirtyCount < count
         let textBytesPerRow = Double(store.text.liveBytes) / Double(max(count, 1))
-        // Per range: the batch (made by its worker when building) and how many dirty rows it had.
+        // Only grid items have heights taken from kept results alone (`engineKeptHeight`),
+        // and only once the batch has measured them.
+        let triesKept = !building && layout.isGrid
+        // Per range: the batch (made by its worker when building), and (entries 2i, 2i + 1)
+        // how many dirty rows it had and how many of them kept results gave.
         var made = [CellTextBatch?](repeating: nil, count: ranges.count)
-        var found = [Int](repeating: 0, count: ranges.count)
+        var found = [Int](repeating: 0, count: 2 * ranges.count)
         let kept = building ? [] : layout.batches
         // Each range writes from its first row's position: at most a row per entry (only
         // the entries written are read).
-        var rangeRows: [Int32] = Self.uninitialized(count), rangeUnits: [UInt32] = Self.uninitialized(count)
         var cpu = [UInt64](repeating: 0, count: workers.count)
         defer { layout.threadCPU = cpu }
         cpu.withUnsafeMutableBufferPointer { cpu in
@@ -331,11 +347,22 @@ extension ListEngine {
                                     batch = kept[i]
                                 }
                                 measurer.engineBegin(batch, epoch: epoch)
-                                var k = range.lowerBound
+                                var k = range.lowerBound, fromKept = 0
                                 @inline(__always) func measure(_ c: RowCursor, _ page: Page) {
                                     rows[k] = Int32(c.row)
-                                    let values = ProfileLayout.values(arena: arena, textReference: page.text[c.slot], offsets: o)
-                                    let h = measurer.engineHeightUnits(kind: page.kinds[c.slot], values, batchRow: c.row - range.lowerBound)
+                                    let kind = page.kinds[c.slot], b = c.row &- range.lowerBound
+                                    let h: Int64
+                                    if triesKept, let kept = measurer.engineKeptHeight(kind: kind, batchRow: b) {
+                                        h = kept
+                                        fromKept &+= 1
+                                        #if TESSERA_INVARIANTS
+                                        let values = ProfileLayout.values(arena: arena, textReference: page.text[c.slot], offsets: o)
+                                        precondition(h == measurer.engineHeightUnits(kind: kind, values, batchRow: b), "a height from kept results differs from measuring the row")
+                                        #endif
+                                    } else {
+                                        let values = ProfileLayout.values(arena: arena, textReference: page.text[c.slot], offsets: o)
+                                        h = measurer.engineHeightUnits(kind: kind, values, batchRow: b)
+                                    }
                                     units[k] = UInt32(min(max(h, 0), LayoutUnit.maximumRowUnits))
                                     k += 1
                                 }
@@ -410,13 +437,19 @@ extension ListEngine {
                                     var c = starts[i]
                                     while c.row < range.upperBound {
                                         let page = walker.page(c.leaf)
+                                        // Rows measured from kept results read no text record:
+                                        // the others' records, far apart, would each miss.
+                                        if c.slot &+ 8 < Int(walker.leaves[Int(c.leaf)].count) {
+                                            tess_prefetch(arena + Int(page.text[c.slot &+ 8]) &* 4)
+                                        }
                                         if page.flags[c.slot] & dirty != 0 { measure(c, page) }
                                         walker.advance(&c)
                                     }
                                 }
                                 measurer.engineEnd()
                                 withExtendedLifetime(batch) {}
-                                found[i] = k - range.lowerBound
+                                found[2 &* i] = k - range.lowerBound
+                                found[2 &* i &+ 1] = fromKept
                                 i += workers.count
                             }
                         }
@@ -438,17 +471,15 @@ extension ListEngine {
         var at = 0
         for (i, range) in ranges.enumerated() {
             if at != range.lowerBound {
-                for j in 0..<found[i] {
+                for j in 0..<found[2 * i] {
                     rangeRows[at + j] = rangeRows[range.lowerBound + j]
                     rangeUnits[at + j] = rangeUnits[range.lowerBound + j]
                 }
             }
-            at += found[i]
+            at += found[2 * i]
         }
-        rangeRows.removeLast(count - at)
-        rangeUnits.removeLast(count - at)
-        rows = rangeRows
-        units = rangeUnits
+        layout.keptRows = ranges.indices.reduce(0) { $0 + found[2 * $1 + 1] }
+        return at
     }
 
     /// An array of `n` elements whose values the caller writes before reading any.

@@ -87,8 +87,14 @@ final class ProfileLayout {
     /// Counts environments (never 0): rows `measureAll` measures with a batch get their
     /// width range stamped with it (`CellTextBatch.WidthRange`).
     var epoch: UInt32 = 1
-    /// Thread CPU time (ns) of each worker in the last `measureAll`.
+    /// Thread CPU time (ns) of each worker in the last `measureAll`, and the rows it took
+    /// from kept results alone.
     var threadCPU: [UInt64] = []
+    var keptRows = 0
+    /// `measureAll`'s rows and heights, kept between passes: allocated afresh, a million
+    /// rows' worth is pages the kernel maps on first touch, every pass.
+    var passRows: [Int32] = []
+    var passUnits: [UInt32] = []
     /// Whether `measureAll` prepares and keeps texts (`ListEngine.keepsPreparedTexts`).
     var keepsPreparedTexts = true
 

@@ -57,6 +57,26 @@ public final class CellMeasurer {
         var batchEpoch: UInt32 = 0
         /// The program's row plans (`RowPlans`), dropped with the program.
         var plans = UnsafeMutablePointer<RowPlans>.allocate(capacity: 1)
+        /// The plans `engineKeptHeight` used, by `KeptPlan.slot` of their key (emptied by
+        /// `engineBegin`).
+        var keptPlans: UnsafeMutablePointer<KeptPlan> = {
+            let p = UnsafeMutablePointer<KeptPlan>.allocate(capacity: KeptPlan.slots)
+            p.initialize(repeating: KeptPlan(), count: KeptPlan.slots)
+            return p
+        }()
+    }
+
+    /// What `engineKeptHeight` reads of a plan: rows of kind code and present values `key`
+    /// (`.max`: none) have their sole text in value `value`, laid out in `style` with up to
+    /// `maxLines` lines (-1: the plan is not one of those) at `limit` points.
+    struct KeptPlan {
+        static let slots = 64
+        @inline(__always)
+        static func slot(_ key: UInt64) -> Int { Int(truncatingIfNeeded: (key &* 0x9E37_79B9_7F4A_7C15) >> 58) }
+        var key = UInt64.max
+        var value = 0, style = 0, maxLines = -1
+        var limit = 0.0
+        var soleConstant: Int64 = 0, constantHeight: Int64 = 0, padding: Int64 = 0, minHeight: Int64 = 0, lineHeight: Int64 = 0
     }
 
     var slotState: UnsafeMutablePointer<SlotState> { @inline(__always) get { scratch.pointee.slotState } }
@@ -129,6 +149,7 @@ public final class CellMeasurer {
         s.plans.pointee.free()
         s.plans.deinitialize(count: 1)
         s.plans.deallocate()
+        s.keptPlans.deallocate()
         s.slotState.deinitialize(count: s.slotCapacity)
         s.slotState.deallocate()
         s.columnState.deinitialize(count: s.columnCapacity)
