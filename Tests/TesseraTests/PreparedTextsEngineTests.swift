@@ -104,7 +104,9 @@ import Testing
 
     /// Grid items whose height is one text's lines come from kept results alone after a
     /// change of width class or font scale (their values unread; in debug builds each is
-    /// checked against measuring the row in full), and the heights are a fresh measurer's.
+    /// checked against measuring the row in full); image-only items, as wide as their
+    /// content, keep their heights through a change of width; and the heights are a fresh
+    /// measurer's.
     @Test func gridItemsFromKeptResults() throws {
         let profile = EngineEquivalenceTests.profile("fiori-ios-collection")
         var rng = SplitMix64(seed: 11)
@@ -116,10 +118,15 @@ import Testing
         try engine.measureAll(threads: 2)
         #expect(engine.lastMeasureAllKeptRows == 0, "a first pass has nothing kept")
         let changes: [(inout LayoutEnvironment) -> Void] = [{ $0.width = 768 }, { $0.fontScale = 1.3 }, { $0.width = 375 }, { $0.fontScale = 0.85 }]
+        let imageCode = try #require(profile.kinds.first { $0.name == "collectionImage" }).code
+        let images = rows.kinds.filter { $0 == imageCode }.count
+        #expect(images > 0)
         for change in changes {
+            let width = env.width
             change(&env)
             try engine.setEnvironment(env)
             let dirty = engine.dirtyCount
+            if env.width != width { #expect(dirty <= rows.kinds.count - images, "\(env): image-only items measured again") }
             try engine.measureAll(threads: 2)
             #expect(engine.lastMeasureAllKeptRows > 0, "\(env): no row from kept results")
             #expect(Self.heights(engine) == Self.reference(profile, env, rows.kinds, rows.slots), "\(env)")

@@ -347,12 +347,13 @@ extension ListEngine {
                                     batch = kept[i]
                                 }
                                 measurer.engineBegin(batch, epoch: epoch)
+                                let keptResults = triesKept ? measurer.engineKeptResults : nil
                                 var k = range.lowerBound, fromKept = 0
                                 @inline(__always) func measure(_ c: RowCursor, _ page: Page) {
                                     rows[k] = Int32(c.row)
                                     let kind = page.kinds[c.slot], b = c.row &- range.lowerBound
                                     let h: Int64
-                                    if triesKept, let kept = measurer.engineKeptHeight(kind: kind, batchRow: b) {
+                                    if let keptResults, let kept = measurer.engineKeptHeight(keptResults, kind: kind, batchRow: b) {
                                         h = kept
                                         fromKept &+= 1
                                         #if TESSERA_INVARIANTS
@@ -434,16 +435,23 @@ extension ListEngine {
                                         walker.advance(&c)
                                     }
                                 } else {
+                                    // A page at a time: its columns found once.
                                     var c = starts[i]
                                     while c.row < range.upperBound {
                                         let page = walker.page(c.leaf)
-                                        // Rows measured from kept results read no text record:
-                                        // the others' records, far apart, would each miss.
-                                        if c.slot &+ 8 < Int(walker.leaves[Int(c.leaf)].count) {
-                                            tess_prefetch(arena + Int(page.text[c.slot &+ 8]) &* 4)
+                                        let end = Swift.min(Int(walker.leaves[Int(c.leaf)].count), c.slot &+ (range.upperBound &- c.row))
+                                        let flags = page.flags
+                                        var slot = c.slot
+                                        while slot < end {
+                                            // Rows measured from kept results read no text record:
+                                            // the others' records, far apart, would each miss.
+                                            if triesKept && slot &+ 8 < end { tess_prefetch(arena + Int(page.text[slot &+ 8]) &* 4) }
+                                            if flags[slot] & dirty != 0 { measure(RowCursor(leaf: c.leaf, slot: slot, row: c.row &+ (slot &- c.slot)), page) }
+                                            slot &+= 1
                                         }
-                                        if page.flags[c.slot] & dirty != 0 { measure(c, page) }
-                                        walker.advance(&c)
+                                        c.row &+= end &- c.slot
+                                        c.slot = 0
+                                        c.leaf = walker.leaves[Int(c.leaf)].next
                                     }
                                 }
                                 measurer.engineEnd()

@@ -95,6 +95,7 @@ final class ProfileLayout {
     /// rows' worth is pages the kernel maps on first touch, every pass.
     var passRows: [Int32] = []
     var passUnits: [UInt32] = []
+    var passSpans: [UInt32] = []
     /// Whether `measureAll` prepares and keeps texts (`ListEngine.keepsPreparedTexts`).
     var keepsPreparedTexts = true
 
@@ -418,7 +419,15 @@ final class ProfileLayout {
     func repack(from: Int, to: Int? = nil, _ store: inout RowStore) {
         let count = store.count, to = to ?? count
         guard let g = grid, from < to else { return }
-        var spans = [UInt32](repeating: 0, count: to - from)
+        // The buffer is kept between re-packs (see `passRows`).
+        var spans: [UInt32] = []
+        swap(&spans, &passSpans)
+        defer { swap(&spans, &passSpans) }
+        if spans.count < to - from {
+            spans = [UInt32](repeating: 0, count: to - from)
+        } else {
+            spans.withUnsafeMutableBufferPointer { UnsafeMutableBufferPointer(rebasing: $0[0..<(to - from)]).update(repeating: 0) }
+        }
         let c = store.cursor(atRow: from)
         spans.withUnsafeMutableBufferPointer { spans in
             inGrid.withUnsafeBufferPointer { inGrid in
@@ -462,7 +471,7 @@ final class ProfileLayout {
                 }
             }
         }
-        spans.withUnsafeBufferPointer { store.setHeightUnits($0, startingAt: from) }
+        spans.withUnsafeBufferPointer { store.setHeightUnits(UnsafeBufferPointer(rebasing: $0[0..<(to - from)]), startingAt: from) }
     }
 
     /// The column of `row` in its line: 0 for a line's first row and a row outside the

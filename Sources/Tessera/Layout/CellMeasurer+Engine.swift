@@ -30,6 +30,20 @@ extension CellMeasurer {
         return heightUnits(kind: kind, row)
     }
 
+    /// What `engineKeptHeight` reads for every row, taken once per batch: the batch in use,
+    /// the plans kept by key and the epoch rows are stamped with.
+    struct KeptResults {
+        let batch: UnsafeMutablePointer<CellTextBatch.View>
+        let plans: UnsafeMutablePointer<KeptPlan>
+        let epoch: UInt32
+    }
+
+    /// For `engineKeptHeight`, after `engineBegin`: nil without a batch (or with a text log).
+    var engineKeptResults: KeptResults? {
+        guard let batch = scratch.pointee.batch, scratch.pointee.textLog == nil else { return nil }
+        return KeptResults(batch: batch, plans: scratch.pointee.keptPlans, epoch: scratch.pointee.batchEpoch)
+    }
+
     /// The height of the batch's row `batchRow` (kind `kind`) from what the batch kept for
     /// it, without reading its values, or nil: then `engineHeightUnits` measures it (to
     /// the same height). Only for a grid item whose plan is one text in a column of known
@@ -37,15 +51,16 @@ extension CellMeasurer {
     /// values kept), and the text's kept line count holding at the column's limit, as
     /// `batchLines` takes it. The batch must be the one built from the stored rows (the
     /// kept text is not checked against the row's bytes).
-    @inline(never)
-    func engineKeptHeight(kind: UInt16, batchRow b: Int) -> Int64? {
-        guard let batch = scratch.pointee.batch, b < batch.pointee.rowCount else { return nil }
+    @inline(__always)
+    func engineKeptHeight(_ kept: KeptResults, kind: UInt16, batchRow b: Int) -> Int64? {
+        let batch = kept.batch
+        guard b < batch.pointee.rowCount else { return nil }
         let stored = batch.pointee.widthRanges.baseAddress.unsafelyUnwrapped + b
         guard stored.pointee.epoch != 0 else { return nil }
         // A few plans serve most rows: their figures are kept by key, at hand without the
         // lookup's loads, each depending on the one before.
         let key = UInt64(kind) << 32 | UInt64(stored.pointee.present)
-        let entry = scratch.pointee.keptPlans + KeptPlan.slot(key)
+        let entry = kept.plans + KeptPlan.slot(key)
         if entry.pointee.key != key { entry.pointee = findKeptPlan(key) }
         let plan = UnsafePointer(entry)
         guard plan.pointee.maxLines >= 0 else { return nil }
@@ -82,7 +97,7 @@ extension CellMeasurer {
                 return nil
             }
         }
-        if scratch.pointee.batchEpoch != 0 { stored.pointee.epoch = scratch.pointee.batchEpoch }
+        if kept.epoch != 0 { stored.pointee.epoch = kept.epoch }
         let text = plan.pointee.soleConstant + Int64(lines) * plan.pointee.lineHeight
         return Swift.max(plan.pointee.padding + Swift.max(plan.pointee.constantHeight, text), plan.pointee.minHeight)
     }

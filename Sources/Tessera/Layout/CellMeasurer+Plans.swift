@@ -303,8 +303,11 @@ extension CellMeasurer {
         #endif
         if let stored {
             let low = Swift.max(range.low, 1), high = Swift.min(range.high, Int64(Int32.max))
-            // Without a range (a grid item's, or none found) the present values are kept.
-            stored.pointee = wantsRange && low < high && low <= width && width < high
+            // Without a range (a fixed-width grid item's, or none found) the present values
+            // are kept. A content-wide grid item's plan reads no width (above): every width.
+            stored.pointee = kp.pointee.gridMode == 2
+                ? CellTextBatch.WidthRange(low: 1, high: Int32.max, epoch: scratch.pointee.batchEpoch, present: mask)
+                : wantsRange && low < high && low <= width && width < high
                 ? CellTextBatch.WidthRange(low: Int32(low), high: Int32(high), epoch: scratch.pointee.batchEpoch, present: mask)
                 : CellTextBatch.WidthRange(epoch: scratch.pointee.batchEpoch, present: mask)
         }

@@ -211,11 +211,16 @@ public final class CellMeasurer {
 
     /// Whether `layoutWidthShift(kind:present:)` is 0 for every set of present values of
     /// kind `code` (true), depends on them (false), or is nil for all those of valid rows
-    /// (nil).
+    /// (nil). A content-wide grid item's kind laid out as before apart from the slot width
+    /// gives true: its rows measured through a plan that reads no width hold every width.
     func widthShiftIsZero(kind code: UInt16) -> Bool? {
         let k = profile.kindIndex(code)
-        guard k >= 0, program.kinds[k].gridMode == 0, previousProgram != nil, !noFillShift[k] else { return nil }
-        return sameApartFromWidth[k]
+        guard k >= 0, previousProgram != nil else { return nil }
+        switch program.kinds[k].gridMode {
+        case 0: return noFillShift[k] ? nil : sameApartFromWidth[k]
+        case 2: return sameApartFromWidth[k] ? true : nil
+        default: return nil
+        }
     }
 
     /// For rows of the kind with this code and present values `mask` laid out as before the

@@ -380,6 +380,8 @@ final class CellProgram {
     func sameLayout(kind k: Int, as other: CellProgram, ignoringWidth: Bool = false) -> Bool {
         var a = kinds[k], b = other.kinds[k]
         guard a.gridMode == b.gridMode, a.gridMode != 0 || ignoringWidth || width == other.width else { return false }
+        // A content-wide grid item's width is its slot's at most: not its layout.
+        if ignoringWidth && a.gridMode == 2 { (a.gridWidth, b.gridWidth) = (0, 0) }
         let (slotsA, slotsB) = (Int(a.slotStart), Int(b.slotStart))
         let (columnsA, columnsB) = (Int(a.columnStart), Int(b.columnStart))
         let (overlaysA, overlaysB) = (Int(a.overlayStart), Int(b.overlayStart))
