@@ -413,6 +413,16 @@ public final class CellTextBatch {
             return t
         }
 
+        /// `text(row:value:item:styleIndex:count:)` for item 0 of a value, in a batch built
+        /// from the rows being measured (so its kept texts are their values, byte for byte).
+        @inline(__always)
+        func rowText(row: Int, value: Int32, styleIndex: Int32) -> Int {
+            guard value >= 0, row < rowCount, Int(value) < slotsPerRow else { return -1 }
+            let t = Int(first[row &* slotsPerRow &+ Int(value)])
+            guard t >= 0, style[t] == styleIndex else { return -1 }
+            return t
+        }
+
         @inline(__always)
         func view(_ t: Int) -> PreparedTextView {
             let lo = Int(segmentStart[t]), hi = Int(segmentStart[t + 1])
@@ -699,7 +709,13 @@ extension CellMeasurer {
         -> (UnsafeMutablePointer<CellTextBatch.View>, Int, ratio: Double)?
     {
         guard let batch = scratch.pointee.batch else { return nil }
-        let t = batch.pointee.text(row: scratch.pointee.batchRow, value: value, item: item, styleIndex: style, count: bytes.count)
+        let t = scratch.pointee.batchIsRows && item == 0
+            ? batch.pointee.rowText(row: scratch.pointee.batchRow, value: value, styleIndex: style)
+            : batch.pointee.text(row: scratch.pointee.batchRow, value: value, item: item, styleIndex: style, count: bytes.count)
+        #if TESSERA_INVARIANTS
+        precondition(t == batch.pointee.text(row: scratch.pointee.batchRow, value: value, item: item, styleIndex: style, count: bytes.count),
+                     "a batch built from the rows keeps a text other than the row's value")
+        #endif
         guard t >= 0 else { return nil }
         return (batch, t, keptRatio(batch, t, bytes, p, style: style))
     }

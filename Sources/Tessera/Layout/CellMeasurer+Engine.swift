@@ -6,14 +6,16 @@ extension CellMeasurer {
     func engineHeightUnits(kind: UInt16, _ row: RowValues) -> Int64 { heightUnits(kind: kind, row) }
 
     /// Starts a bulk measurement of stored rows (validated: the engine checks every row it
-    /// takes, and again when parameters change) with `texts` (nil: none), stamping the
-    /// rows' width ranges with `epoch` (0: leaving them); `engineEnd` ends it.
+    /// takes, and again when parameters change) with `texts` (nil: none; else built from
+    /// these rows, so a kept text is taken as its value without comparing their lengths),
+    /// stamping the rows' width ranges with `epoch` (0: leaving them); `engineEnd` ends it.
     func engineBegin(_ texts: CellTextBatch?, epoch: UInt32 = 0) {
         scratch.pointee.keptPlans.update(repeating: KeptPlan(), count: KeptPlan.slots)
         scratch.pointee.trustsRows = true
         scratch.pointee.rowsAreValid = true
         scratch.pointee.batchEpoch = epoch
         use(texts)
+        scratch.pointee.batchIsRows = scratch.pointee.batch != nil
     }
 
     func engineEnd() {
@@ -21,6 +23,7 @@ extension CellMeasurer {
         scratch.pointee.rowsAreValid = false
         scratch.pointee.batchEpoch = 0
         use(nil)
+        scratch.pointee.batchIsRows = false
     }
 
     /// `engineHeightUnits` for the row that is row `batchRow` of the batch in use.
@@ -50,8 +53,10 @@ extension CellMeasurer {
     /// width (`RowPlans.Plan.soleText`), the row measured with the batch before (its present
     /// values kept), and the text's kept line count holding at the column's limit, as
     /// `batchLines` takes it. The batch must be the one built from the stored rows (the
-    /// kept text is not checked against the row's bytes).
-    @inline(__always)
+    /// kept text is not checked against the row's bytes). Not inlined: in each of the
+    /// engine's loops it took registers their other rows need (fiori-android's relayouts
+    /// ran a third longer).
+    @inline(never)
     func engineKeptHeight(_ kept: KeptResults, kind: UInt16, batchRow b: Int) -> Int64? {
         let batch = kept.batch
         guard b < batch.pointee.rowCount else { return nil }

@@ -45,6 +45,9 @@ public final class CellMeasurer {
         /// row's position in them.
         var batch: UnsafeMutablePointer<CellTextBatch.View>? = nil
         var batchRow = 0
+        /// The batch was built from the rows being measured (`engineBegin`): a value's
+        /// kept text is its bytes, unchecked.
+        var batchIsRows = false
         /// Coverage bitmaps of primary faces for restyling kept texts (up to 8, replaced
         /// round-robin).
         var coverage = UnsafeMutablePointer<FaceCoverage>.allocate(capacity: 8)
