@@ -133,6 +133,29 @@ import Testing
         }
     }
 
+    /// List rows whose one text measured per row is in the fill column, beside fit columns
+    /// of a constant or one text (George's transactions), come from kept results alone after
+    /// a change of font scale or width (in debug builds each height and width range is
+    /// checked against measuring the row in full), and the heights are a fresh measurer's.
+    @Test func fillColumnRowsFromKeptResults() throws {
+        let profile = EngineEquivalenceTests.profile("george")
+        var rng = SplitMix64(seed: 12)
+        var ids = IDSource(seed: 12)
+        var env = LayoutEnvironment(width: 375, platform: profile.platforms[0])
+        var engine = try ListEngine(profile: profile, environment: env, viewport: 600, overscan: 100, textEngine: TextLayoutEngine())
+        let rows = EngineRowFactory(profile).batch(rows: 400, &rng, ids: &ids)
+        try engine.append(ids: rows.ids, kinds: rows.kinds, text: rows.text)
+        try engine.measureAll(threads: 2)
+        let changes: [(inout LayoutEnvironment) -> Void] = [{ $0.fontScale = 1.3 }, { $0.width = 320 }, { $0.fontScale = 1 }, { $0.width = 768 }]
+        for change in changes {
+            change(&env)
+            try engine.setEnvironment(env)
+            try engine.measureAll(threads: 2)
+            #expect(engine.lastMeasureAllKeptRows > 0, "\(env): no row from kept results")
+            #expect(Self.heights(engine) == Self.reference(profile, env, rows.kinds, rows.slots), "\(env)")
+        }
+    }
+
     /// Kept texts brought to a new font scale or platform equal texts prepared in it, to the
     /// bit, whether rescaled or measured again.
     @Test(arguments: profiles)

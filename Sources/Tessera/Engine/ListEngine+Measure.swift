@@ -305,9 +305,8 @@ extension ListEngine {
         let dirty = RowFlags.dirty.rawValue
         let dirtyCount = layout.dirtyCount, sparse = !building && 2 * dirtyCount < count
         let textBytesPerRow = Double(store.text.liveBytes) / Double(max(count, 1))
-        // Only grid items have heights taken from kept results alone (`engineKeptHeight`),
-        // and only once the batch has measured them.
-        let triesKept = !building && layout.isGrid
+        // Heights from kept results alone (`engineKeptHeight`) once the batch has measured
+        // the rows.
         // Per range: the batch (made by its worker when building), and (entries 2i, 2i + 1)
         // how many dirty rows it had and how many of them kept results gave.
         var made = [CellTextBatch?](repeating: nil, count: ranges.count)
@@ -347,18 +346,22 @@ extension ListEngine {
                                     batch = kept[i]
                                 }
                                 measurer.engineBegin(batch, epoch: epoch)
-                                let keptResults = triesKept ? measurer.engineKeptResults : nil
+                                let keptResults = building ? nil : measurer.engineKeptResults
                                 var k = range.lowerBound, fromKept = 0
                                 @inline(__always) func measure(_ c: RowCursor, _ page: Page) {
                                     rows[k] = Int32(c.row)
                                     let kind = page.kinds[c.slot], b = c.row &- range.lowerBound
                                     let h: Int64
-                                    if let keptResults, let kept = measurer.engineKeptHeight(keptResults, kind: kind, batchRow: b) {
+                                    if let keptResults, keptResults.worthTrying(kind), let kept = measurer.engineKeptHeight(keptResults, kind: kind, batchRow: b) {
                                         h = kept
                                         fromKept &+= 1
                                         #if TESSERA_INVARIANTS
                                         let values = ProfileLayout.values(arena: arena, textReference: page.text[c.slot], offsets: o)
+                                        let range = measurer.engineWidthRange(batchRow: b)
                                         precondition(h == measurer.engineHeightUnits(kind: kind, values, batchRow: b), "a height from kept results differs from measuring the row")
+                                        let full = measurer.engineWidthRange(batchRow: b)
+                                        precondition(range?.low == full?.low && range?.high == full?.high && range?.epoch == full?.epoch && range?.present == full?.present,
+                                                     "a width range from kept results differs from measuring the row")
                                         #endif
                                     } else {
                                         let values = ProfileLayout.values(arena: arena, textReference: page.text[c.slot], offsets: o)
@@ -445,7 +448,7 @@ extension ListEngine {
                                         while slot < end {
                                             // Rows measured from kept results read no text record:
                                             // the others' records, far apart, would each miss.
-                                            if triesKept && slot &+ 8 < end { tess_prefetch(arena + Int(page.text[slot &+ 8]) &* 4) }
+                                            if keptResults != nil && slot &+ 8 < end { tess_prefetch(arena + Int(page.text[slot &+ 8]) &* 4) }
                                             if flags[slot] & dirty != 0 { measure(RowCursor(leaf: c.leaf, slot: slot, row: c.row &+ (slot &- c.slot)), page) }
                                             slot &+= 1
                                         }

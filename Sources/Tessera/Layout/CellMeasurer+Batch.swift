@@ -503,6 +503,17 @@ public final class CellTextBatch {
             ratio[s] = r
             return r
         }
+
+        /// The ratio by which kept text `t`'s widths scale to the current state of style
+        /// `style` (1: measured in it), or nil when they do not (measured again first).
+        @inline(__always)
+        func keptScale(_ t: Int, style: Int32) -> Double? {
+            let from = measuredIn[t]
+            if from == current[Int(style)] { return 1 }
+            guard flags[t] & Self.scalable == Self.scalable else { return nil }
+            let r = scale(style: Int(style), from: from)
+            return r > 0 ? r : nil
+        }
     }
 }
 
@@ -724,13 +735,8 @@ extension CellMeasurer {
     /// measured in it); a text whose widths do not scale is measured again in it first.
     @inline(__always)
     func keptRatio(_ batch: UnsafeMutablePointer<CellTextBatch.View>, _ t: Int, _ bytes: UnsafeRawBufferPointer, _ p: CellProgram, style: Int32) -> Double {
-        let now = batch.pointee.current[Int(style)], from = batch.pointee.measuredIn[t]
-        if from == now { return 1 }
-        if batch.pointee.flags[t] & CellTextBatch.View.scalable == CellTextBatch.View.scalable {
-            let r = batch.pointee.scale(style: Int(style), from: from)
-            if r > 0 { return r }
-        }
-        restyle(batch, t, bytes, p, style: Int(style), to: now)
+        if let r = batch.pointee.keptScale(t, style: style) { return r }
+        restyle(batch, t, bytes, p, style: Int(style), to: batch.pointee.current[Int(style)])
         return 1
     }
 
@@ -953,65 +959,92 @@ extension CellMeasurer {
     @inline(__always)
     func batchLines(_ batch: UnsafeMutablePointer<CellTextBatch.View>, _ t: Int, _ bytes: UnsafeRawBufferPointer, _ p: CellProgram, style: Int32,
                     width: Double, maxLines: Int, ratio: Double) -> Int {
+        #if TESSERA_INVARIANTS
+        let before = batch.pointee.lines[t]
+        @inline(__always) func checked(_ count: Int) -> Int {
+            // Counts carried across a font scale, and those bounded or filled again, against
+            // laying the text out (a count whose kept range held is the fill's own).
+            let limit = width + TextLayoutEngine.widthTolerance
+            let held = limit >= Double(before.low) && limit < Double(before.high) && (!before.partial || (maxLines > 0 && maxLines < Int(before.count)))
+            if ratio != 1 || !held {
+                let exact = textEngine.layout(validUTF8: bytes, style: p.styles[Int(style)], width: width, maxLines: maxLines, includeLines: false).lineCount
+                precondition(count == exact, "a line count from a text's kept widths differs from laying it out")
+            }
+            return count
+        }
+        #else
+        @inline(__always) func checked(_ count: Int) -> Int { count }
+        #endif
+        let count = keptLines(batch, t, width: width, maxLines: maxLines, ratio: ratio)
+        if count >= 0 { return checked(count) }
+        let limit = width + TextLayoutEngine.widthTolerance
+        if ratio != 1 {
+            if count == Self.needsEmergency {
+                // Counted again in the kept widths at the scaled limit, breaking its segments
+                // at grapheme clusters measured in the style those widths are in.
+                let scaled = limit / ratio
+                let (memo, count) = emergencyLines(batch, t, batch.pointee.view(t), bytes,
+                                                   batch.pointee.styles.baseAddress.unsafelyUnwrapped + Int(batch.pointee.measuredIn[t]),
+                                                   width: scaled - TextLayoutEngine.widthTolerance, maxLines: maxLines)
+                if Self.holdsScaled(memo, scaled) { return checked(maxLines > 0 ? Swift.min(count, maxLines) : count) }
+            }
+            restyle(batch, t, bytes, p, style: Int(style), to: batch.pointee.current[Int(style)])
+            return batchLines(batch, t, bytes, p, style: style, width: width, maxLines: maxLines, ratio: 1)
+        }
+        let (kept, emergency) = emergencyLines(batch, t, batch.pointee.view(t), bytes, p.styles.baseAddress.unsafelyUnwrapped + Int(style),
+                                               width: width, maxLines: maxLines)
+        scratch.pointee.lineRange = nil
+        if Double(kept.low) <= limit && limit < Double(kept.high) { reportLines(batch, t, kept.low, kept.high, count: emergency, maxLines: maxLines) }
+        return maxLines > 0 ? Swift.min(emergency, maxLines) : emergency
+    }
+
+    /// What `keptLines` gives for a count it cannot finish without the text's bytes: a
+    /// segment wider than the line (emergency breaks measure grapheme clusters), or a text
+    /// whose kept widths do not give the count in the current style (measured again).
+    static let needsEmergency = -1, needsRestyle = -2
+
+    /// `batchLines` as far as the kept widths go, without the text's bytes: the count
+    /// (capped at `maxLines`), or `needsEmergency` / `needsRestyle`. Sets `lineRange` as
+    /// `batchLines` does.
+    @inline(__always)
+    func keptLines(_ batch: UnsafeMutablePointer<CellTextBatch.View>, _ t: Int, width: Double, maxLines: Int, ratio: Double) -> Int {
         let limit = width + TextLayoutEngine.widthTolerance
         let memo = batch.pointee.lines[t]
         let counts = !memo.partial || (maxLines > 0 && maxLines < Int(memo.count))
         if ratio != 1 {
-            let m = Self.scaleMargin, scaled = limit / ratio
-            @inline(__always) func checkedScaled(_ count: Int) -> Int {
-                #if TESSERA_INVARIANTS
-                let exact = textEngine.layout(validUTF8: bytes, style: p.styles[Int(style)], width: width, maxLines: maxLines, includeLines: false).lineCount
-                precondition(count == exact, "a line count carried across a font scale differs from laying the text out")
-                #endif
-                return count
-            }
-            @inline(__always) func holds(_ memo: CellTextBatch.LineMemo) -> Bool {
-                scaled >= Double(memo.low) * (1 + m) && scaled < Double(memo.high) * (1 - m)
-            }
-            if counts && holds(memo) { return checkedScaled(maxLines > 0 ? Swift.min(Int(memo.count), maxLines) : Int(memo.count)) }
-            if let known = boundedCount(batch, t, memo, maxLines: maxLines, narrow: scaled * (1 + m)) {
-                return checkedScaled(known.count)
-            }
+            let scaled = limit / ratio
+            if counts && Self.holdsScaled(memo, scaled) { return maxLines > 0 ? Swift.min(Int(memo.count), maxLines) : Int(memo.count) }
+            if let known = boundedCount(batch, t, memo, maxLines: maxLines, narrow: scaled * (1 + Self.scaleMargin)) { return known.count }
             let view = batch.pointee.view(t)
+            guard view.widestSegment <= scaled else { return Self.needsEmergency }
             // Counted again in the kept widths at the scaled limit; the range is of the kept
             // widths, whatever the margin: keep it.
-            if view.widestSegment <= scaled {
-                let (memo, count) = Self.countLines(view, limit: scaled, stopAfter: maxLines)
-                batch.pointee.lines[t] = memo
-                if holds(memo) { return checkedScaled(maxLines > 0 ? Swift.min(count, maxLines) : count) }
-            } else {
-                let (memo, count) = emergencyLines(batch, t, view, bytes, batch.pointee.styles.baseAddress.unsafelyUnwrapped + Int(batch.pointee.measuredIn[t]),
-                                                   width: scaled - TextLayoutEngine.widthTolerance, maxLines: maxLines)
-                if holds(memo) { return checkedScaled(maxLines > 0 ? Swift.min(count, maxLines) : count) }
-            }
-            let now = batch.pointee.current[Int(style)]
-            restyle(batch, t, bytes, p, style: Int(style), to: now)
-            return batchLines(batch, t, bytes, p, style: style, width: width, maxLines: maxLines, ratio: 1)
+            let (memo, count) = Self.countLines(view, limit: scaled, stopAfter: maxLines)
+            batch.pointee.lines[t] = memo
+            return Self.holdsScaled(memo, scaled) ? (maxLines > 0 ? Swift.min(count, maxLines) : count) : Self.needsRestyle
         }
         if limit >= Double(memo.low) && limit < Double(memo.high) && counts {
             reportLines(batch, t, memo.low, memo.high, count: Int(memo.count), maxLines: maxLines)
             return maxLines > 0 ? Swift.min(Int(memo.count), maxLines) : Int(memo.count)
         }
         if let known = boundedCount(batch, t, memo, maxLines: maxLines, narrow: limit) {
-            #if TESSERA_INVARIANTS
-            let exact = textEngine.layout(validUTF8: bytes, style: p.styles[Int(style)], width: width, maxLines: maxLines, includeLines: false).lineCount
-            precondition(known.count == exact, "a line count bounded from a text's kept results differs from laying it out")
-            #endif
             scratch.pointee.lineRange = known.range
             return known.count
         }
         let view = batch.pointee.view(t)
-        if view.widestSegment <= limit {
-            let (memo, count) = Self.countLines(view, limit: limit, stopAfter: maxLines)
-            batch.pointee.lines[t] = memo
-            // A fresh count is reusable for the same limit on lines (`partial` only past it).
-            reportLines(batch, t, memo.low, memo.high, count: count, maxLines: maxLines)
-            return maxLines > 0 ? Swift.min(count, maxLines) : count
-        }
-        let (kept, count) = emergencyLines(batch, t, view, bytes, p.styles.baseAddress.unsafelyUnwrapped + Int(style), width: width, maxLines: maxLines)
-        scratch.pointee.lineRange = nil
-        if Double(kept.low) <= limit && limit < Double(kept.high) { reportLines(batch, t, kept.low, kept.high, count: count, maxLines: maxLines) }
+        guard view.widestSegment <= limit else { return Self.needsEmergency }
+        let (fresh, count) = Self.countLines(view, limit: limit, stopAfter: maxLines)
+        batch.pointee.lines[t] = fresh
+        // A fresh count is reusable for the same limit on lines (`partial` only past it).
+        reportLines(batch, t, fresh.low, fresh.high, count: count, maxLines: maxLines)
         return maxLines > 0 ? Swift.min(count, maxLines) : count
+    }
+
+    /// Whether a count kept in other widths holds at `scaled` (the limit over the ratio):
+    /// inside its range by `scaleMargin` at both ends.
+    @inline(__always)
+    static func holdsScaled(_ memo: CellTextBatch.LineMemo, _ scaled: Double) -> Bool {
+        scaled >= Double(memo.low) * (1 + scaleMargin) && scaled < Double(memo.high) * (1 - scaleMargin)
     }
 
     /// Kept text `t`'s line count, capped at `maxLines`, when it follows from its kept
@@ -1227,44 +1260,59 @@ extension CellMeasurer {
     @inline(__always)
     func batchNatural(_ batch: UnsafeMutablePointer<CellTextBatch.View>, _ t: Int, _ bytes: UnsafeRawBufferPointer, _ p: CellProgram, style: Int32,
                       ratio: Double) -> Int64 {
-        if ratio != 1 {
-            let far = Self.naturalLayoutWidth / 2
-            if batch.pointee.widest[t] <= Float(far) {
-                let kept = keptNatural(batch, t, bytes, p, style: style)
-                let x = kept * ratio * LayoutUnit.perPoint, m = Self.scaleMargin
-                let low = LayoutUnit.ceiling(x * (1 - m))
-                if kept <= far && kept * ratio <= far && low == LayoutUnit.ceiling(x * (1 + m)) {
-                    #if TESSERA_INVARIANTS
-                    let exact = textEngine.layout(validUTF8: bytes, style: p.styles[Int(style)], width: Self.naturalLayoutWidth, maxLines: 0, includeLines: false)
-                    precondition(Swift.max(low, 0) == Swift.max(LayoutUnit.unitsUp(exact.width), 0), "a natural width carried across a font scale differs")
-                    #endif
-                    return Swift.max(low, 0)
-                }
+        if let units = keptNaturalUnits(batch, t, ratio: ratio) {
+            #if TESSERA_INVARIANTS
+            if ratio != 1 {
+                let exact = textEngine.layout(validUTF8: bytes, style: p.styles[Int(style)], width: Self.naturalLayoutWidth, maxLines: 0, includeLines: false)
+                precondition(units == Swift.max(LayoutUnit.unitsUp(exact.width), 0), "a natural width carried across a font scale differs")
             }
-            restyle(batch, t, bytes, p, style: Int(style), to: batch.pointee.current[Int(style)])
+            #endif
+            return units
         }
+        if ratio != 1 { restyle(batch, t, bytes, p, style: Int(style), to: batch.pointee.current[Int(style)]) }
         return Swift.max(LayoutUnit.unitsUp(keptNatural(batch, t, bytes, p, style: style)), 0)
+    }
+
+    /// `batchNatural` without the text's bytes, or nil when it needs them (a text measured
+    /// again in the current style; an emergency break at the natural layout width).
+    @inline(__always)
+    func keptNaturalUnits(_ batch: UnsafeMutablePointer<CellTextBatch.View>, _ t: Int, ratio: Double) -> Int64? {
+        guard ratio != 1 else { return keptNaturalWidth(batch, t).map { Swift.max(LayoutUnit.unitsUp($0), 0) } }
+        let far = Self.naturalLayoutWidth / 2
+        // Far below the natural layout width, the kept line is found by filling alone.
+        guard batch.pointee.widest[t] <= Float(far), let kept = keptNaturalWidth(batch, t) else { return nil }
+        let x = kept * ratio * LayoutUnit.perPoint, m = Self.scaleMargin
+        let low = LayoutUnit.ceiling(x * (1 - m))
+        guard kept <= far && kept * ratio <= far && low == LayoutUnit.ceiling(x * (1 + m)) else { return nil }
+        return Swift.max(low, 0)
     }
 
     /// The widest line of kept text `t` at the natural layout width in the style its widths
     /// are kept in (computed once).
     @inline(__always)
     func keptNatural(_ batch: UnsafeMutablePointer<CellTextBatch.View>, _ t: Int, _ bytes: UnsafeRawBufferPointer, _ p: CellProgram, style: Int32) -> Double {
+        if let known = keptNaturalWidth(batch, t) { return known }
+        // Only for a text kept in the current style (emergency breaks measure clusters in it).
+        _ = textEngine.breakLines(batch.pointee.view(t), bytes, p.styles[Int(style)], width: Self.naturalLayoutWidth, maxLines: 0)
+        var widest = 0.0
+        for line in textEngine.caches.pointee.lines.buffer { widest = Swift.max(widest, line.width) }
+        batch.pointee.natural[t] = widest
+        return widest
+    }
+
+    /// `keptNatural` without the text's bytes: nil when a segment is wider than the natural
+    /// layout width and the line is not known yet.
+    @inline(__always)
+    func keptNaturalWidth(_ batch: UnsafeMutablePointer<CellTextBatch.View>, _ t: Int) -> Double? {
         let known = batch.pointee.natural[t]
         if known >= 0 { return known }
         let view = batch.pointee.view(t)
-        let limit = Self.naturalLayoutWidth + TextLayoutEngine.widthTolerance
+        guard view.widestSegment <= Self.naturalLayoutWidth + TextLayoutEngine.widthTolerance else { return nil }
+        // The widths `breakLines` would give its lines, without writing them.
         var widest = 0.0
-        if view.widestSegment <= limit {
-            // The widths `breakLines` would give its lines, without writing them.
-            TextLayoutEngine.fillLines(view.segments, limit: limit) { _, _, width in
-                widest = Swift.max(widest, width)
-                return true
-            }
-        } else {
-            // Only for a text kept in the current style (emergency breaks measure clusters in it).
-            _ = textEngine.breakLines(view, bytes, p.styles[Int(style)], width: Self.naturalLayoutWidth, maxLines: 0)
-            for line in textEngine.caches.pointee.lines.buffer { widest = Swift.max(widest, line.width) }
+        TextLayoutEngine.fillLines(view.segments, limit: Self.naturalLayoutWidth + TextLayoutEngine.widthTolerance) { _, _, width in
+            widest = Swift.max(widest, width)
+            return true
         }
         batch.pointee.natural[t] = widest
         return widest

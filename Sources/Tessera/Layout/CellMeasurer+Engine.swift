@@ -10,7 +10,14 @@ extension CellMeasurer {
     /// these rows, so a kept text is taken as its value without comparing their lengths),
     /// stamping the rows' width ranges with `epoch` (0: leaving them); `engineEnd` ends it.
     func engineBegin(_ texts: CellTextBatch?, epoch: UInt32 = 0) {
-        scratch.pointee.keptPlans.update(repeating: KeptPlan(), count: KeptPlan.slots)
+        scratch.pointee.keptKeys.update(repeating: KeptKey(), count: KeptKey.slots)
+        let kinds = profile.kindByCode.count
+        if scratch.pointee.keptKindCount < kinds {
+            scratch.pointee.keptKinds.deallocate()
+            scratch.pointee.keptKinds = .allocate(capacity: kinds)
+            scratch.pointee.keptKindCount = kinds
+        }
+        scratch.pointee.keptKinds.initialize(repeating: KeptKind(), count: scratch.pointee.keptKindCount)
         scratch.pointee.trustsRows = true
         scratch.pointee.rowsAreValid = true
         scratch.pointee.batchEpoch = epoch
@@ -34,109 +41,213 @@ extension CellMeasurer {
     }
 
     /// What `engineKeptHeight` reads for every row, taken once per batch: the batch in use,
-    /// the plans kept by key and the epoch rows are stamped with.
+    /// the plans' entries by key and the epoch rows are stamped with.
     struct KeptResults {
         let batch: UnsafeMutablePointer<CellTextBatch.View>
-        let plans: UnsafeMutablePointer<KeptPlan>
+        let keys: UnsafeMutablePointer<KeptKey>
+        let plans: UnsafeMutablePointer<RowPlans>
+        let kinds: UnsafeMutablePointer<KeptKind>
+        let kindCount: Int
         let epoch: UInt32
+
+        /// Whether `engineKeptHeight` is worth asking for a row of kind `kind` (`KeptKind`).
+        @inline(__always)
+        func worthTrying(_ kind: UInt16) -> Bool { Int(kind) < kindCount && kinds[Int(kind)].worthTrying }
     }
 
     /// For `engineKeptHeight`, after `engineBegin`: nil without a batch (or with a text log).
     var engineKeptResults: KeptResults? {
         guard let batch = scratch.pointee.batch, scratch.pointee.textLog == nil else { return nil }
-        return KeptResults(batch: batch, plans: scratch.pointee.keptPlans, epoch: scratch.pointee.batchEpoch)
+        return KeptResults(batch: batch, keys: scratch.pointee.keptKeys, plans: scratch.pointee.plans, kinds: scratch.pointee.keptKinds,
+                           kindCount: scratch.pointee.keptKindCount, epoch: scratch.pointee.batchEpoch)
     }
 
     /// The height of the batch's row `batchRow` (kind `kind`) from what the batch kept for
     /// it, without reading its values, or nil: then `engineHeightUnits` measures it (to
-    /// the same height). Only for a grid item whose plan is one text in a column of known
-    /// width (`RowPlans.Plan.soleText`), the row measured with the batch before (its present
-    /// values kept), and the text's kept line count holding at the column's limit, as
-    /// `batchLines` takes it. The batch must be the one built from the stored rows (the
-    /// kept text is not checked against the row's bytes). Not inlined: in each of the
-    /// engine's loops it took registers their other rows need (fiori-android's relayouts
-    /// ran a third longer).
+    /// the same height, and for a list row the same width range). Only for a row measured
+    /// with the batch before (its present values kept) whose plan has one of the shapes of
+    /// `KeptPlan`, every text of it kept in the current style or one it scales from, and
+    /// its line counts and natural widths following from the kept widths (`keptLines`,
+    /// `keptNaturalUnits`: no emergency break, no text measured again). The batch must be
+    /// the one built from the stored rows (a kept text is not checked against the row's
+    /// bytes). Not inlined: in each of the engine's loops it took registers their other
+    /// rows need (fiori-android's relayouts ran a third longer).
     @inline(never)
     func engineKeptHeight(_ kept: KeptResults, kind: UInt16, batchRow b: Int) -> Int64? {
+        // Asked only while worth trying: `kind` is in range.
+        let counts = kept.kinds + Int(kind)
+        counts.pointee.tries &+= 1
+        guard let height = keptHeight(kept, kind: kind, batchRow: b) else { return nil }
+        counts.pointee.hits &+= 1
+        return height
+    }
+
+    @inline(__always)
+    func keptHeight(_ kept: KeptResults, kind: UInt16, batchRow b: Int) -> Int64? {
         let batch = kept.batch
         guard b < batch.pointee.rowCount else { return nil }
         let stored = batch.pointee.widthRanges.baseAddress.unsafelyUnwrapped + b
         guard stored.pointee.epoch != 0 else { return nil }
-        // A few plans serve most rows: their figures are kept by key, at hand without the
-        // lookup's loads, each depending on the one before.
         let key = UInt64(kind) << 32 | UInt64(stored.pointee.present)
-        let entry = kept.plans + KeptPlan.slot(key)
-        if entry.pointee.key != key { entry.pointee = findKeptPlan(key) }
-        let plan = UnsafePointer(entry)
-        guard plan.pointee.maxLines >= 0 else { return nil }
-        let lines: Int
-        if plan.pointee.maxLines == 1 {
-            lines = 1
-        } else {
-            let view = batch.pointee, style = plan.pointee.style, maxLines = plan.pointee.maxLines
-            let t = Int(view.first[b &* view.slotsPerRow &+ plan.pointee.value])
-            guard t >= 0, Int(view.style[t]) == style else { return nil }
-            let memo = view.lines[t]
-            let counts = !memo.partial || (maxLines > 0 && maxLines < Int(memo.count))
-            let limit = plan.pointee.limit
-            let now = view.current[style], from = view.measuredIn[t]
-            // `batchLines`' first two answers: the kept count where it holds, else a count
-            // that follows from the text's kept results (`boundedCount`).
-            let holds: Bool, narrow: Double
-            if from == now {
-                holds = counts && limit >= Double(memo.low) && limit < Double(memo.high)
-                narrow = limit
-            } else {
-                guard view.flags[t] & CellTextBatch.View.scalable == CellTextBatch.View.scalable else { return nil }
-                let ratio = batch.pointee.scale(style: style, from: from)
-                guard ratio > 0 else { return nil }
-                let m = Self.scaleMargin, scaled = limit / ratio
-                holds = counts && scaled >= Double(memo.low) * (1 + m) && scaled < Double(memo.high) * (1 - m)
-                narrow = scaled * (1 + m)
-            }
-            if holds {
-                lines = maxLines > 0 ? Swift.min(Int(memo.count), maxLines) : Int(memo.count)
-            } else if let known = boundedCount(batch, t, memo, maxLines: maxLines, narrow: narrow) {
-                lines = known.count
-            } else {
-                return nil
-            }
+        let slot = kept.keys + KeptKey.slot(key)
+        if slot.pointee.key != key { slot.pointee = findKeptPlan(key) }
+        guard slot.pointee.kept >= 0 else { return nil }
+        let plan = UnsafePointer(kept.plans.pointee.kept.base + Int(slot.pointee.kept))
+        switch plan.pointee.shape {
+        case .none:
+            return nil
+        case .sole:
+            guard let lines = keptLines(batch, b, plan.pointee.text, width: plan.pointee.soleWidth) else { return nil }
+            if kept.epoch != 0 { stored.pointee.epoch = kept.epoch }
+            let text = plan.pointee.soleConstant + Int64(lines) * plan.pointee.text.lineHeight
+            return Swift.max(plan.pointee.padding + Swift.max(plan.pointee.constantHeight, text), plan.pointee.minHeight)
+        case .fill:
+            return keptFillHeight(batch, b, plan, stored, epoch: kept.epoch)
         }
-        if kept.epoch != 0 { stored.pointee.epoch = kept.epoch }
-        let text = plan.pointee.soleConstant + Int64(lines) * plan.pointee.lineHeight
-        return Swift.max(plan.pointee.padding + Swift.max(plan.pointee.constantHeight, text), plan.pointee.minHeight)
     }
 
-    /// Fills `keptPlan` for rows of kind code and present values `key` (`engineKeptHeight`):
-    /// `maxLines` -1 when their height does not follow from a kept text alone, or their
-    /// plan is not compiled yet (the row measured in full compiles it).
+    /// `runPlan` and `plannedHeight` for a plan of shape `fill`, from kept results.
+    @inline(__always)
+    func keptFillHeight(_ batch: UnsafeMutablePointer<CellTextBatch.View>, _ b: Int, _ plan: UnsafePointer<KeptPlan>,
+                        _ stored: UnsafeMutablePointer<CellTextBatch.WidthRange>, epoch: UInt32) -> Int64? {
+        let width = plan.pointee.width, inner = width - plan.pointee.padHorizontal
+        var used = plan.pointee.usedConstant, capped = false
+        var fitWidths: (Int64, Int64) = (0, 0)
+        for f in 0..<plan.pointee.fitCount {
+            let fit = f == 0 ? plan.pointee.fits.0 : plan.pointee.fits.1
+            var w = fit.constant
+            if fit.text.value >= 0 {
+                let t = batch.pointee.rowText(row: b, value: fit.text.value, styleIndex: fit.text.style)
+                guard t >= 0, let ratio = batch.pointee.keptScale(t, style: fit.text.style),
+                      let natural = keptNaturalUnits(batch, t, ratio: ratio) else { return nil }
+                w = Swift.max(w, natural)
+            }
+            if fit.maxMode == 1 { w = Swift.min(w, fit.maxLength) }
+            if fit.maxMode == 2 && w > fit.cap {
+                w = fit.cap
+                capped = true
+            }
+            if f == 0 { fitWidths.0 = w } else { fitWidths.1 = w }
+            used += w
+        }
+        let fill = Swift.max(inner - used, 0)
+        let constant = width - fill
+        scratch.pointee.lineRange = nil
+        guard let lines = keptLines(batch, b, plan.pointee.text, width: fill) else { return nil }
+        let tallest = Swift.max(plan.pointee.constantHeight, plan.pointee.fillConstant + Int64(lines) * plan.pointee.text.lineHeight)
+        // The width range as `runPlan` narrows it (the fill column's text bounds it).
+        var range = (low: width, high: width + 1)
+        if plan.pointee.fillFollowsWidth && inner - used >= 0 && !capped, let lineRange = scratch.pointee.lineRange {
+            var fillLow: Int64 = 1, fillHigh = Int64.max
+            if lineRange.low.isFinite { fillLow = Swift.max(LayoutUnit.ceiling(64 * Double(lineRange.low) - 1), 1) }
+            if lineRange.high.isFinite { fillHigh = LayoutUnit.ceiling(64 * Double(lineRange.high) - 1) }
+            var uncapped: Int64 = 0
+            for f in 0..<plan.pointee.fitCount {
+                let fit = f == 0 ? plan.pointee.fits.0 : plan.pointee.fits.1
+                if fit.maxMode == 2 {
+                    uncapped = Swift.max(uncapped, Self.leastInner(reaching: f == 0 ? fitWidths.0 : fitWidths.1, fit.maxFraction, below: inner))
+                }
+            }
+            range.low = Swift.max(constant, uncapped + plan.pointee.padHorizontal, fillLow &+ constant)
+            range.high = fillHigh == .max ? .max : fillHigh &+ constant
+        }
+        if epoch != 0 {
+            let low = Swift.max(range.low, 1), high = Swift.min(range.high, Int64(Int32.max))
+            stored.pointee = low < high && low <= width && width < high
+                ? CellTextBatch.WidthRange(low: Int32(low), high: Int32(high), epoch: epoch, present: stored.pointee.present)
+                : CellTextBatch.WidthRange(epoch: epoch, present: stored.pointee.present)
+        }
+        return Swift.max(plan.pointee.padding + tallest, plan.pointee.minHeight)
+    }
+
+    /// Kept text `text` of batch row `b`: its line count at a column `width` units wide
+    /// (`textHeight` through `keptLines`), or nil when its kept results do not give it.
+    @inline(__always)
+    func keptLines(_ batch: UnsafeMutablePointer<CellTextBatch.View>, _ b: Int, _ text: KeptPlan.Text, width: Int64) -> Int? {
+        if text.maxLines == 1 { return 1 }
+        let t = batch.pointee.rowText(row: b, value: text.value, styleIndex: text.style)
+        guard t >= 0, let ratio = batch.pointee.keptScale(t, style: text.style) else { return nil }
+        let lines = keptLines(batch, t, width: LayoutUnit.points(Swift.max(width, 1)), maxLines: text.maxLines, ratio: ratio)
+        return lines >= 0 ? lines : nil
+    }
+
+    /// The slot of rows of kind code and present values `key` (`engineKeptHeight`): their
+    /// plan's entry in `RowPlans.kept`, made on first use, or -1; nothing kept (key `.max`)
+    /// while the plan is not compiled (the row measured in full compiles it).
     @inline(never)
-    func findKeptPlan(_ key: UInt64) -> KeptPlan {
-        var found = KeptPlan(key: key)
+    func findKeptPlan(_ key: UInt64) -> KeptKey {
         let k = profile.kindIndex(UInt16(truncatingIfNeeded: key >> 32))
-        guard k >= 0, scratch.pointee.textLog == nil else { return found }
-        let p = program
-        guard p.kinds[k].gridMode == 1 else { return found }
+        guard k >= 0, scratch.pointee.textLog == nil else { return KeptKey(key: key) }
         let plans = scratch.pointee.plans
         let index = plans.pointee.find(RowPlans.key(kind: k, present: UInt32(truncatingIfNeeded: key), valid: scratch.pointee.rowsAreValid))
-        // Not compiled yet: nothing kept, so that the next row finds it compiled.
-        guard index >= 0 else { return KeptPlan() }
-        let plan = plans.pointee.plans[index]
-        guard plan.soleText >= 0 else { return found }
-        let sp = p.slots[Int(plan.slotStart) + Int(plans.pointee.items[plan.soleText].slot)]
-        let v = Int(sp.valueIndex)
-        guard sp.maxLines >= 0, v >= 0, v < scratch.pointee.batch?.pointee.slotsPerRow ?? 0 else { return found }
-        found.value = v
-        found.style = Int(sp.style)
-        found.maxLines = Int(sp.maxLines)
-        found.limit = LayoutUnit.points(Swift.max(plan.soleWidth, 1)) + TextLayoutEngine.widthTolerance
-        found.soleConstant = plan.soleConstant
+        guard index >= 0 else { return KeptKey() }
+        let kept = plans.pointee.keptIndex.base + Int(index)
+        if kept.pointee == -2 {
+            let found = keptPlan(k, plans.pointee.plans[index])
+            kept.pointee = found.shape == .none ? -1 : Int32(plans.pointee.kept.count)
+            if found.shape != .none { plans.pointee.kept.append(found) }
+        }
+        return KeptKey(key: key, kept: kept.pointee)
+    }
+
+    /// What `engineKeptHeight` reads of `plan` (of kind index `k`), or shape `none`.
+    func keptPlan(_ k: Int, _ plan: RowPlans.Plan) -> KeptPlan {
+        var found = KeptPlan()
+        guard let batch = scratch.pointee.batch else { return found }
+        let p = program, kp = p.kinds[k], plans = scratch.pointee.plans
+        guard kp.gridMode != 2 else { return found }
+        let items = plans.pointee.items.base
+        func text(_ item: RowPlans.Item) -> KeptPlan.Text? {
+            let sp = p.slots[Int(plan.slotStart) + Int(item.slot)]
+            guard item.kind == .text, sp.maxLines >= 0, sp.valueIndex >= 0, Int(sp.valueIndex) < batch.pointee.slotsPerRow else { return nil }
+            return KeptPlan.Text(value: sp.valueIndex, style: sp.style, maxLines: Int(sp.maxLines), lineHeight: p.lineHeights[Int(sp.style)])
+        }
         found.constantHeight = plan.constantHeight
         found.padding = plan.padTop + plan.padBottom
         found.minHeight = plan.minHeight
-        found.lineHeight = p.lineHeights[Int(sp.style)]
+        if kp.gridMode == 1 {
+            guard plan.soleText >= 0, let t = text(items[Int(plan.soleText)]) else { return found }
+            found.text = t
+            found.soleWidth = plan.soleWidth
+            found.soleConstant = plan.soleConstant
+            found.shape = .sole
+            return found
+        }
+        // A list row: one text in the fill column, fit columns of a constant or one text.
+        let fits = plans.pointee.fits.base
+        guard plan.needsWidths, !plan.widthFree, plan.stated.isEmpty, plan.fractions.isEmpty, plan.columns.count == 1,
+              plan.fits.count <= 2 else { return found }
+        let column = plans.pointee.columns.base[Int(plan.columns.lowerBound)]
+        guard column.fixed < 0, column.column == plan.fill, column.items.count == 1,
+              let t = text(items[Int(column.items.lowerBound)]) else { return found }
+        for f in Int(plan.fits.lowerBound)..<Int(plan.fits.upperBound) {
+            let fit = fits[f]
+            var kept = KeptPlan.Fit(constant: fit.constant, maxMode: fit.maxMode, maxLength: fit.maxLength, cap: fit.cap, maxFraction: fit.maxFraction)
+            guard fit.items.count <= 1 else { return found }
+            if fit.items.count == 1 {
+                guard let t = text(items[Int(fit.items.lowerBound)]) else { return found }
+                kept.text = t
+            }
+            if found.fitCount == 0 { found.fits.0 = kept } else { found.fits.1 = kept }
+            found.fitCount += 1
+        }
+        found.text = t
+        found.width = plan.width
+        found.padHorizontal = plan.padHorizontal
+        found.usedConstant = plan.usedConstant
+        found.fillConstant = column.constant
+        found.fillFollowsWidth = plan.fillFollowsWidth
+        found.shape = .fill
         return found
     }
+
+    #if TESSERA_INVARIANTS
+    /// Batch row `b`'s width range, for checking the one `engineKeptHeight` stored.
+    func engineWidthRange(batchRow b: Int) -> CellTextBatch.WidthRange? {
+        guard let batch = scratch.pointee.batch, b < batch.pointee.rowCount else { return nil }
+        return batch.pointee.widthRanges[b]
+    }
+    #endif
 
     /// The batch in use (`engineBegin`), for loading rows' kept texts ahead of measuring them.
     var engineBatch: UnsafeMutablePointer<CellTextBatch.View>? { scratch.pointee.batch }

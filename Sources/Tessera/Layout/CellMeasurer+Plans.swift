@@ -155,6 +155,11 @@ struct RowPlans {
     var measured = Buffer<Measured>()
     /// Per kind: its text list and box stack values (bit per value), filled on first use.
     var special = Buffer<UInt32>()
+    /// Per plan: its entry in `kept` (`CellMeasurer.engineKeptHeight`): -2 not looked at
+    /// yet, -1 none (rows of the plan are measured in full). Apart from the plans, which
+    /// `runPlan` reads for every row.
+    var keptIndex = Buffer<Int32>()
+    var kept = Buffer<CellMeasurer.KeptPlan>()
     /// Open addressing: `keys[i]` is a plan's `key`, `indexes[i]` its plan (-1: empty slot).
     let keys = UnsafeMutablePointer<UInt64>.allocate(capacity: tableSize)
     let indexes = UnsafeMutablePointer<Int32>.allocate(capacity: tableSize)
@@ -170,7 +175,7 @@ struct RowPlans {
     }
 
     func free() {
-        plans.free(); fits.free(); fractions.free(); columns.free(); items.free(); stated.free(); measured.free(); special.free()
+        plans.free(); fits.free(); fractions.free(); columns.free(); items.free(); stated.free(); measured.free(); special.free(); keptIndex.free(); kept.free()
         keys.deallocate()
         indexes.deallocate()
     }
@@ -219,6 +224,7 @@ struct RowPlans {
     /// Drops every plan (a new program), keeping the memory.
     mutating func removeAll() {
         plans.removeAll(); fits.removeAll(); fractions.removeAll(); columns.removeAll(); items.removeAll(); stated.removeAll(); special.removeAll()
+        keptIndex.removeAll(); kept.removeAll()
         indexes.update(repeating: -1, count: Self.tableSize)
     }
 }
@@ -487,6 +493,7 @@ extension CellMeasurer {
             plan.soleConstant = column.constant
         }
         store.pointee.plans.append(plan)
+        store.pointee.keptIndex.append(-2)
         return Int32(store.pointee.plans.count - 1)
     }
 
