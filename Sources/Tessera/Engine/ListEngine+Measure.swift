@@ -305,8 +305,6 @@ extension ListEngine {
         let dirty = RowFlags.dirty.rawValue
         let dirtyCount = layout.dirtyCount, sparse = !building && 2 * dirtyCount < count
         let textBytesPerRow = Double(store.text.liveBytes) / Double(max(count, 1))
-        // Heights from kept results alone (`engineKeptHeight`) once the batch has measured
-        // the rows.
         // Per range: the batch (made by its worker when building), and (entries 2i, 2i + 1)
         // how many dirty rows it had and how many of them kept results gave.
         var made = [CellTextBatch?](repeating: nil, count: ranges.count)
@@ -346,6 +344,8 @@ extension ListEngine {
                                     batch = kept[i]
                                 }
                                 measurer.engineBegin(batch, epoch: epoch)
+                                // Heights from kept results alone (`engineKeptHeight`) once
+                                // the batch has measured the rows.
                                 let keptResults = building ? nil : measurer.engineKeptResults
                                 var k = range.lowerBound, fromKept = 0
                                 @inline(__always) func measure(_ c: RowCursor, _ page: Page) {

@@ -94,7 +94,7 @@ public final class CellMeasurer {
     /// Of a kind's rows in this batch: how many `engineKeptHeight` was asked for, and gave.
     /// After `KeptKind.trial` rows of which under a quarter came from kept results, the
     /// kind's rows are measured in full without asking (fiori-ios's object cells: one in
-    /// twenty; asking cost the others 7 to 10 % more).
+    /// twenty).
     struct KeptKind {
         static let trial: UInt32 = 256
         var tries: UInt32 = 0, hits: UInt32 = 0
