@@ -109,27 +109,11 @@ import Testing
     /// measurer's.
     @Test func gridItemsFromKeptResults() throws {
         let profile = EngineEquivalenceTests.profile("fiori-ios-collection")
-        var rng = SplitMix64(seed: 11)
-        var ids = IDSource(seed: 11)
-        var env = LayoutEnvironment(width: 375, platform: profile.platforms[0])
-        var engine = try ListEngine(profile: profile, environment: env, viewport: 600, overscan: 100, textEngine: TextLayoutEngine())
-        let rows = EngineRowFactory(profile).batch(rows: 400, &rng, ids: &ids)
-        try engine.append(ids: rows.ids, kinds: rows.kinds, text: rows.text)
-        try engine.measureAll(threads: 2)
-        #expect(engine.lastMeasureAllKeptRows == 0, "a first pass has nothing kept")
-        let changes: [(inout LayoutEnvironment) -> Void] = [{ $0.width = 768 }, { $0.fontScale = 1.3 }, { $0.width = 375 }, { $0.fontScale = 0.85 }]
         let imageCode = try #require(profile.kinds.first { $0.name == "collectionImage" }).code
-        let images = rows.kinds.filter { $0 == imageCode }.count
-        #expect(images > 0)
-        for change in changes {
-            let width = env.width
-            change(&env)
-            try engine.setEnvironment(env)
-            let dirty = engine.dirtyCount
-            if env.width != width { #expect(dirty <= rows.kinds.count - images, "\(env): image-only items measured again") }
-            try engine.measureAll(threads: 2)
-            #expect(engine.lastMeasureAllKeptRows > 0, "\(env): no row from kept results")
-            #expect(Self.heights(engine) == Self.reference(profile, env, rows.kinds, rows.slots), "\(env)")
+        try expectKeptResults(profile, seed: 11, [{ $0.width = 768 }, { $0.fontScale = 1.3 }, { $0.width = 375 }, { $0.fontScale = 0.85 }]) { before, after, dirty, rows in
+            let images = rows.kinds.filter { $0 == imageCode }.count
+            #expect(images > 0)
+            if after.width != before.width { #expect(dirty <= rows.kinds.count - images, "\(after): image-only items measured again") }
         }
     }
 
@@ -138,18 +122,29 @@ import Testing
     /// a change of font scale or width (in debug builds each height and width range is
     /// checked against measuring the row in full), and the heights are a fresh measurer's.
     @Test func fillColumnRowsFromKeptResults() throws {
-        let profile = EngineEquivalenceTests.profile("george")
-        var rng = SplitMix64(seed: 12)
-        var ids = IDSource(seed: 12)
+        try expectKeptResults(EngineEquivalenceTests.profile("george"), seed: 12,
+                              [{ $0.fontScale = 1.3 }, { $0.width = 320 }, { $0.fontScale = 1 }, { $0.width = 768 }])
+    }
+
+    /// Appends 400 rows of `profile`, measures them (nothing kept yet), then makes each
+    /// change: after it some rows come from kept results and every height is a fresh
+    /// measurer's. `check` sees the environments before and after, the rows marked dirty and
+    /// the rows.
+    func expectKeptResults(_ profile: Profile, seed: UInt64, _ changes: [(inout LayoutEnvironment) -> Void],
+                           check: (LayoutEnvironment, LayoutEnvironment, Int, EngineBatch) -> Void = { _, _, _, _ in }) throws {
+        var rng = SplitMix64(seed: seed)
+        var ids = IDSource(seed: seed)
         var env = LayoutEnvironment(width: 375, platform: profile.platforms[0])
         var engine = try ListEngine(profile: profile, environment: env, viewport: 600, overscan: 100, textEngine: TextLayoutEngine())
         let rows = EngineRowFactory(profile).batch(rows: 400, &rng, ids: &ids)
         try engine.append(ids: rows.ids, kinds: rows.kinds, text: rows.text)
         try engine.measureAll(threads: 2)
-        let changes: [(inout LayoutEnvironment) -> Void] = [{ $0.fontScale = 1.3 }, { $0.width = 320 }, { $0.fontScale = 1 }, { $0.width = 768 }]
+        #expect(engine.lastMeasureAllKeptRows == 0, "a first pass has nothing kept")
         for change in changes {
+            let before = env
             change(&env)
             try engine.setEnvironment(env)
+            check(before, env, engine.dirtyCount, rows)
             try engine.measureAll(threads: 2)
             #expect(engine.lastMeasureAllKeptRows > 0, "\(env): no row from kept results")
             #expect(Self.heights(engine) == Self.reference(profile, env, rows.kinds, rows.slots), "\(env)")
