@@ -344,6 +344,13 @@ public final class CellTextBatch {
 
         func holds(_ width: Int64, epoch e: UInt32) -> Bool { e != 0 && epoch == e && Int64(low) <= width && width < Int64(high) }
 
+        /// The fill column widths (units) a text's line limits `lines` hold for: the text's
+        /// limit is `max(w, 1) / 64 + 1/64` for a column `w` units wide.
+        static func fillWidths(_ lines: (low: Float, high: Float)) -> (low: Int64?, high: Int64?) {
+            (lines.low.isFinite ? LayoutUnit.ceiling(64 * Double(lines.low) - 1) : nil,
+             lines.high.isFinite ? LayoutUnit.ceiling(64 * Double(lines.high) - 1) : nil)
+        }
+
         /// The range for a layout whose fill column is `shift` units narrower at every
         /// width (`CellProgram.fillShift`); the open top (`Int32.max`) stays open, and a
         /// bound the shift would carry out of range leaves nothing.
@@ -1399,5 +1406,17 @@ struct FaceCoverage {
         }
         bits[block] = word
         bits[1024 + block >> 6] |= 1 << UInt64(block & 63)
+    }
+}
+
+extension CellTextBatch.WidthRange {
+    /// What a list row keeps after `runPlan` gave `range` at cell width `width` (units):
+    /// the range clamped to `1 ..< Int32.max` when it holds `width`, else none (the
+    /// present values alone).
+    init(range: (low: Int64, high: Int64), width: Int64, epoch: UInt32, present: UInt32) {
+        let low = Swift.max(range.low, 1), high = Swift.min(range.high, Int64(Int32.max))
+        self = low < high && low <= width && width < high
+            ? CellTextBatch.WidthRange(low: Int32(low), high: Int32(high), epoch: epoch, present: present)
+            : CellTextBatch.WidthRange(epoch: epoch, present: present)
     }
 }

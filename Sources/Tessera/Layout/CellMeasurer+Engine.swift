@@ -138,9 +138,8 @@ extension CellMeasurer {
         // The width range as `runPlan` narrows it (the fill column's text bounds it).
         var range = (low: width, high: width + 1)
         if plan.pointee.fillFollowsWidth && inner - used >= 0 && !capped, let lineRange = scratch.pointee.lineRange {
-            var fillLow: Int64 = 1, fillHigh = Int64.max
-            if lineRange.low.isFinite { fillLow = Swift.max(LayoutUnit.ceiling(64 * Double(lineRange.low) - 1), 1) }
-            if lineRange.high.isFinite { fillHigh = LayoutUnit.ceiling(64 * Double(lineRange.high) - 1) }
+            let (low, high) = CellTextBatch.WidthRange.fillWidths(lineRange)
+            let fillLow = Swift.max(low ?? 1, 1), fillHigh = high ?? .max
             var uncapped: Int64 = 0
             for f in 0..<plan.pointee.fitCount {
                 let fit = f == 0 ? plan.pointee.fits.0 : plan.pointee.fits.1
@@ -151,12 +150,7 @@ extension CellMeasurer {
             range.low = Swift.max(constant, uncapped + plan.pointee.padHorizontal, fillLow &+ constant)
             range.high = fillHigh == .max ? .max : fillHigh &+ constant
         }
-        if epoch != 0 {
-            let low = Swift.max(range.low, 1), high = Swift.min(range.high, Int64(Int32.max))
-            stored.pointee = low < high && low <= width && width < high
-                ? CellTextBatch.WidthRange(low: Int32(low), high: Int32(high), epoch: epoch, present: stored.pointee.present)
-                : CellTextBatch.WidthRange(epoch: epoch, present: stored.pointee.present)
-        }
+        if epoch != 0 { stored.pointee = CellTextBatch.WidthRange(range: range, width: width, epoch: epoch, present: stored.pointee.present) }
         return Swift.max(plan.pointee.padding + tallest, plan.pointee.minHeight)
     }
 

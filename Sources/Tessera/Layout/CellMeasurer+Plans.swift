@@ -308,14 +308,12 @@ extension CellMeasurer {
         }
         #endif
         if let stored {
-            let low = Swift.max(range.low, 1), high = Swift.min(range.high, Int64(Int32.max))
             // Without a range (a fixed-width grid item's, or none found) the present values
             // are kept. A content-wide grid item's plan reads no width (above): every width.
-            stored.pointee = kp.pointee.gridMode == 2
-                ? CellTextBatch.WidthRange(low: 1, high: Int32.max, epoch: scratch.pointee.batchEpoch, present: mask)
-                : wantsRange && low < high && low <= width && width < high
-                ? CellTextBatch.WidthRange(low: Int32(low), high: Int32(high), epoch: scratch.pointee.batchEpoch, present: mask)
-                : CellTextBatch.WidthRange(epoch: scratch.pointee.batchEpoch, present: mask)
+            let epoch = scratch.pointee.batchEpoch
+            stored.pointee = kp.pointee.gridMode == 2 ? CellTextBatch.WidthRange(low: 1, high: Int32.max, epoch: epoch, present: mask)
+                : wantsRange ? CellTextBatch.WidthRange(range: range, width: width, epoch: epoch, present: mask)
+                : CellTextBatch.WidthRange(epoch: epoch, present: mask)
         }
         return height
     }
@@ -636,11 +634,10 @@ extension CellMeasurer {
                 if tracks { scratch.pointee.lineRange = nil }
                 h += itemHeight(items[i], slots, p, row, columnWidth: columnWidth)
                 if tracks {
-                    // The text's limit is `max(w, 1) / 64 + 1/64` for a column `w` units wide.
                     if items[i].kind == .text, let lines = scratch.pointee.lineRange {
-                        if lines.low.isFinite { fillLow = Swift.max(fillLow, LayoutUnit.ceiling(64 * Double(lines.low) - 1)) }
-                        fillLow = Swift.max(fillLow, 1)
-                        if lines.high.isFinite { fillHigh = Swift.min(fillHigh, LayoutUnit.ceiling(64 * Double(lines.high) - 1)) }
+                        let (low, high) = CellTextBatch.WidthRange.fillWidths(lines)
+                        fillLow = Swift.max(fillLow, low ?? 1, 1)
+                        if let high { fillHigh = Swift.min(fillHigh, high) }
                     } else {
                         follows = false
                         tracks = false
