@@ -44,6 +44,29 @@ struct CellRows {
         UnsafeBufferPointer(rebasing: offsets[(r * slotsPerRow)...((r + 1) * slotsPerRow)])
     }
 
+    /// The rows ordered by kind, then by which values each has (a stable sort): rows that
+    /// share a plan (`RowPlans`) come together. A diagnostic of `cellbench measure
+    /// --grouped-rows`: what the rows' variety from one to the next costs a pass.
+    func groupedByPresentValues() -> CellRows {
+        func key(_ r: Int) -> UInt64 {
+            var present: UInt64 = 0
+            for s in 0..<min(slotsPerRow, 48) where offsets[r * slotsPerRow + s + 1] > offsets[r * slotsPerRow + s] { present |= 1 << UInt64(s) }
+            return UInt64(kinds[r]) << 48 | present
+        }
+        let order = (0..<count).map { (key($0), $0) }.sorted { $0 < $1 }
+        var grouped = CellRows(slotsPerRow: slotsPerRow)
+        grouped.kinds.reserveCapacity(count)
+        grouped.utf8.reserveCapacity(utf8.count)
+        grouped.offsets.reserveCapacity(offsets.count)
+        for (_, r) in order {
+            grouped.kinds.append(kinds[r])
+            let base = offsets[r * slotsPerRow], shift = grouped.utf8.count - base
+            grouped.utf8.append(contentsOf: utf8[base..<offsets[(r + 1) * slotsPerRow]])
+            for s in 1...slotsPerRow { grouped.offsets.append(offsets[r * slotsPerRow + s] + shift) }
+        }
+        return grouped
+    }
+
     /// The string in slot `s` of row `r`.
     func value(row r: Int, slot s: Int) -> String {
         let lo = offsets[r * slotsPerRow + s], hi = offsets[r * slotsPerRow + s + 1]

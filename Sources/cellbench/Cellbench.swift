@@ -210,6 +210,9 @@ struct Measure: ParsableCommand {
     @Flag(inversion: .prefixedNo, help: "Let the engine keep prepared texts (CellTextBatch) between passes (ListEngine.keepsPreparedTexts).")
     var textBatches = true
 
+    @Flag(help: "Diagnostic: order the rows by kind and by which values they have, so rows that share a layout plan come together (what the rows' variety costs).")
+    var groupedRows = false
+
     func validate() throws {
         guard rows >= 1 else { throw ValidationError("--rows must be at least 1") }
         guard threads >= 1 else { throw ValidationError("--threads must be at least 1") }
@@ -226,7 +229,7 @@ struct Measure: ParsableCommand {
             try MeasureSuite.callgrind(profile: profile, rows: rows, seed: seed, pass: callgrindPass,
                                        caches: .init(segmentCacheBytes: segmentCacheMb << 20, preparedTextCacheBytes: preparedCacheMb << 20,
                                                      lineBreakCacheBytes: lineCacheMb << 20),
-                                       threads: threads)
+                                       threads: threads, groupedRows: groupedRows)
             return
         }
         let harness = peerRows == 0 ? nil : try pango ?? Text.buildHarness()
@@ -240,7 +243,7 @@ struct Measure: ParsableCommand {
                                      caches: .init(segmentCacheBytes: segmentCacheMb << 20, preparedTextCacheBytes: preparedCacheMb << 20,
                                                    lineBreakCacheBytes: lineCacheMb << 20),
                                      peerRows: peerRows, pangoHarness: harness, shareProfile: shareProfile, warmUp: warmUp,
-                                     textBatches: textBatches),
+                                     textBatches: textBatches, groupedRows: groupedRows),
                 progress: progress)
             let report = try suite.run()
             if !json {

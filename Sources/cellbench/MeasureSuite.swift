@@ -39,6 +39,8 @@ struct MeasureSuite {
         var shareProfile = false
         var warmUp = true
         var textBatches = true
+        /// Rows grouped by kind and present values (`CellRows.groupedByPresentValues`).
+        var groupedRows = false
     }
 
     let configuration: Configuration
@@ -92,7 +94,8 @@ struct MeasureSuite {
 
         progress.begin("\(profile.name): generating \(n) rows")
         let start = MonotonicClock.now()
-        let rows = try CellRowGenerator.rows(profile: profile, count: n, seed: c.seed)
+        var rows = try CellRowGenerator.rows(profile: profile, count: n, seed: c.seed)
+        if c.groupedRows { rows = rows.groupedByPresentValues() }
         let generation = Double(MonotonicClock.now() &- start) / Double(n)
         progress.end()
 
@@ -239,7 +242,7 @@ struct MeasureSuite {
     /// `cold`) one of `width`, `edit`, `scale`; only `callgrindPass` is meant to be
     /// collected (`valgrind --tool=callgrind --collect-atstart=no --toggle-collect='*callgrindPass*'`).
     static func callgrind(profile name: String, rows n: Int, seed: UInt64, pass: String, caches: TextLayoutEngine.Configuration,
-                          threads: Int = 1) throws {
+                          threads: Int = 1, groupedRows: Bool = false) throws {
         let profile = try loadProfile(name)
         let platform = profile.platforms[0]
         let (compact, regular) = widths(profile, platform)
@@ -252,7 +255,8 @@ struct MeasureSuite {
         case "scale": next.fontScale = 1.3
         default: throw SuiteFailure("--callgrind-pass: cold, width, edit or scale")
         }
-        let rows = try CellRowGenerator.rows(profile: profile, count: n, seed: seed)
+        var rows = try CellRowGenerator.rows(profile: profile, count: n, seed: seed)
+        if groupedRows { rows = rows.groupedByPresentValues() }
         var heights = [Double](repeating: 0, count: n)
         if pass == "cold2" {
             // A first cold pass in fresh memory, dropped: the timed one reuses the memory.
@@ -554,6 +558,7 @@ struct MeasureReport {
     func printTable() {
         var table: [[String]] = [["suite", "metric", "unit", "tessera", "peer", "speedup", "target", "met"]]
         table += results.map { $0.tableRow(suite: suiteName) }
+        if configuration.groupedRows { table.append([suiteName, "rows", "-", "grouped by kind and present values", "-", "-", "-", "diagnostic"]) }
         var threads = threadResult.tableRow(suite: suiteName)
         threads[4] += " (1 thread)"
         table.append(threads)
@@ -609,6 +614,7 @@ struct MeasureReport {
     func json() -> String {
         let c = configuration
         var out = "{\"suite\": \(Report.string(Self.suite)), \"profile\": \(Report.string(profile)), \"rows\": \(c.rows), \"seed\": \(c.seed), "
+        if c.groupedRows { out += "\"grouped_rows\": true, " }
         out += "\"platform\": \(Report.string(platform.rawValue)), \"threads\": \(c.threads), \"peer\": \(Report.string(peerName)), \"peer_rows\": \(peerRows), "
         out += "\"environments\": [" + environments.map {
             "{\"width\": \(Report.json($0.width)), \"edit_mode\": \($0.editMode), \"font_scale\": \(Report.json($0.fontScale))}"
