@@ -126,6 +126,39 @@ import Testing
                               [{ $0.fontScale = 1.3 }, { $0.width = 320 }, { $0.fontScale = 1 }, { $0.width = 768 }])
     }
 
+    /// Kept rows whose texts need their bytes — a label with a word wider than the line
+    /// (an emergency break at grapheme clusters), labels and amounts with scalars outside the
+    /// primary face (measured again at another font scale) — still come from kept results,
+    /// reading those bytes from the row's record: every row of the list after each change,
+    /// with a fresh measurer's heights (and in debug builds each checked against measuring
+    /// the row in full).
+    @Test func keptRowsReadTheBytesTheirTextsNeed() throws {
+        let profile = EngineEquivalenceTests.profile("george")
+        let kind = try #require(profile.kinds.first { $0.name == "transaction" })
+        let labels = ["Zahlungsreferenz AT611904300234573201AT611904300234573201AT611904300234573201", "Kaffeehaus 東京 Ginza 🍣 Sushi",
+                      "Billa", "Überweisung an Maria Musterfrau für die Miete im November", "ЁЖЗИЙ Москва", "W" + String(repeating: "w", count: 90)]
+        let amounts = ["−12,40 €", "−1.234,56 €", "+3.000,00 €", "−9,99 ¥円", "−0,50 €"]
+        var slots: [[String]] = [], text = RowText(slotsPerRow: kind.valueCount)
+        for i in 0..<60 {
+            let row = ["", labels[i % labels.count], i % 3 == 0 ? "Kartenzahlung" : "", i % 4 == 0 ? "Lebensmittel" : "", amounts[i % amounts.count]]
+            slots.append(row)
+            text.append(row)
+        }
+        let kinds = [UInt16](repeating: kind.code, count: slots.count)
+        var env = LayoutEnvironment(width: 375, platform: profile.platforms[0])
+        var engine = try ListEngine(profile: profile, environment: env, viewport: 600, overscan: 100, textEngine: TextLayoutEngine())
+        try engine.append(ids: (1...UInt64(slots.count)).map { $0 }, kinds: kinds, text: text)
+        try engine.measureAll(threads: 1)
+        for change: (inout LayoutEnvironment) -> Void in [{ $0.fontScale = 1.3 }, { $0.width = 250 }, { $0.fontScale = 0.85 }, { $0.width = 375 }] {
+            change(&env)
+            try engine.setEnvironment(env)
+            let dirty = engine.dirtyCount
+            try engine.measureAll(threads: 1)
+            #expect(dirty > 0 && engine.lastMeasureAllKeptRows == dirty, "\(env): \(engine.lastMeasureAllKeptRows) of \(dirty) rows from kept results")
+            #expect(Self.heights(engine) == Self.reference(profile, env, kinds, slots), "\(env)")
+        }
+    }
+
     /// Appends 400 rows of `profile`, measures them (nothing kept yet), then makes each
     /// change: after it some rows come from kept results and every height is a fresh
     /// measurer's. `check` sees the environments before and after, the rows marked dirty and

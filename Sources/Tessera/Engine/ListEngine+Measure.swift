@@ -346,13 +346,14 @@ extension ListEngine {
                                 measurer.engineBegin(batch, epoch: epoch)
                                 // Heights from kept results alone (`engineKeptHeight`) once
                                 // the batch has measured the rows.
-                                let keptResults = building ? nil : measurer.engineKeptResults
+                                let keptResults = building ? nil : measurer.engineKeptResults(arena: arena)
                                 var k = range.lowerBound, fromKept = 0
                                 @inline(__always) func measure(_ c: RowCursor, _ page: Page) {
                                     rows[k] = Int32(c.row)
                                     let kind = page.kinds[c.slot], b = c.row &- range.lowerBound
                                     let h: Int64
-                                    if let keptResults, keptResults.worthTrying(kind), let kept = measurer.engineKeptHeight(keptResults, kind: kind, batchRow: b) {
+                                    if let keptResults, keptResults.worthTrying(kind),
+                                       let kept = measurer.engineKeptHeight(keptResults, kind: kind, batchRow: b, textReference: page.text + c.slot) {
                                         h = kept
                                         fromKept &+= 1
                                         #if TESSERA_INVARIANTS

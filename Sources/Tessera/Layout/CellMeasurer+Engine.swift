@@ -49,6 +49,8 @@ extension CellMeasurer {
         let kinds: UnsafeMutablePointer<KeptKind>
         let kindCount: Int
         let epoch: UInt32
+        /// The rows' text arena (`TextRecordReference`).
+        let arena: UnsafeRawPointer
 
         /// Whether `engineKeptHeight` is worth asking for a row of kind `kind` (`KeptKind`).
         @inline(__always)
@@ -56,34 +58,35 @@ extension CellMeasurer {
     }
 
     /// For `engineKeptHeight`, after `engineBegin`: nil without a batch (or with a text log).
-    var engineKeptResults: KeptResults? {
+    func engineKeptResults(arena: UnsafeRawPointer) -> KeptResults? {
         guard let batch = scratch.pointee.batch, scratch.pointee.textLog == nil else { return nil }
         return KeptResults(batch: batch, keys: scratch.pointee.keptKeys, plans: scratch.pointee.plans, kinds: scratch.pointee.keptKinds,
-                           kindCount: scratch.pointee.keptKindCount, epoch: scratch.pointee.batchEpoch)
+                           kindCount: scratch.pointee.keptKindCount, epoch: scratch.pointee.batchEpoch, arena: arena)
     }
 
     /// The height of the batch's row `batchRow` (kind `kind`) from what the batch kept for
     /// it, without reading its values, or nil: then `engineHeightUnits` measures it (to
     /// the same height, and for a list row the same width range). Only for a row measured
     /// with the batch before (its present values kept) whose plan has one of the shapes of
-    /// `KeptPlan`, every text of it kept in the current style or one it scales from, and
-    /// its line counts and natural widths following from the kept widths (`keptLines`,
-    /// `keptNaturalUnits`: no emergency break, no text measured again). The batch must be
-    /// the one built from the stored rows (a kept text is not checked against the row's
-    /// bytes). Not inlined: in each of the engine's loops it took registers their other
-    /// rows need (fiori-android's relayouts ran a third longer).
+    /// `KeptPlan` and every text of it kept. Line counts and natural widths come from the
+    /// kept widths (`keptLines`, `keptNaturalUnits`); a text that needs its bytes (an
+    /// emergency break, a text measured again in the current style) reads them from the
+    /// row's `record`. The batch must be the one built from the stored rows (a kept text is
+    /// not checked against the row's bytes). Not inlined: in each of the engine's loops it
+    /// took registers their other rows need (fiori-android's relayouts ran a third longer).
     @inline(never)
-    func engineKeptHeight(_ kept: KeptResults, kind: UInt16, batchRow b: Int) -> Int64? {
+    func engineKeptHeight(_ kept: KeptResults, kind: UInt16, batchRow b: Int, textReference: UnsafePointer<UInt32>) -> Int64? {
+        let record = TextRecordReference(arena: kept.arena, reference: textReference)
         // Asked only while worth trying: `kind` is in range.
         let counts = kept.kinds + Int(kind)
         counts.pointee.tries &+= 1
-        guard let height = keptHeight(kept, kind: kind, batchRow: b) else { return nil }
+        guard let height = keptHeight(kept, kind: kind, batchRow: b, record: record) else { return nil }
         counts.pointee.hits &+= 1
         return height
     }
 
     @inline(__always)
-    func keptHeight(_ kept: KeptResults, kind: UInt16, batchRow b: Int) -> Int64? {
+    func keptHeight(_ kept: KeptResults, kind: UInt16, batchRow b: Int, record: TextRecordReference) -> Int64? {
         let batch = kept.batch
         guard b < batch.pointee.rowCount else { return nil }
         let stored = batch.pointee.widthRanges.baseAddress.unsafelyUnwrapped + b
@@ -97,19 +100,19 @@ extension CellMeasurer {
         case .none:
             return nil
         case .sole:
-            guard let lines = keptLines(batch, b, plan.pointee.text, width: plan.pointee.soleWidth) else { return nil }
+            guard let lines = keptLines(batch, b, plan.pointee.text, width: plan.pointee.soleWidth, record) else { return nil }
             if kept.epoch != 0 { stored.pointee.epoch = kept.epoch }
             let text = plan.pointee.soleConstant + Int64(lines) * plan.pointee.text.lineHeight
             return Swift.max(plan.pointee.padding + Swift.max(plan.pointee.constantHeight, text), plan.pointee.minHeight)
         case .fill:
-            return keptFillHeight(batch, b, plan, stored, epoch: kept.epoch)
+            return keptFillHeight(batch, b, plan, stored, record, epoch: kept.epoch)
         }
     }
 
     /// `runPlan` and `plannedHeight` for a plan of shape `fill`, from kept results.
     @inline(__always)
     func keptFillHeight(_ batch: UnsafeMutablePointer<CellTextBatch.View>, _ b: Int, _ plan: UnsafePointer<KeptPlan>,
-                        _ stored: UnsafeMutablePointer<CellTextBatch.WidthRange>, epoch: UInt32) -> Int64? {
+                        _ stored: UnsafeMutablePointer<CellTextBatch.WidthRange>, _ record: TextRecordReference, epoch: UInt32) -> Int64? {
         let width = plan.pointee.width, inner = width - plan.pointee.padHorizontal
         var used = plan.pointee.usedConstant, capped = false
         var fitWidths: (Int64, Int64) = (0, 0)
@@ -118,9 +121,10 @@ extension CellMeasurer {
             var w = fit.constant
             if fit.text.value >= 0 {
                 let t = batch.pointee.rowText(row: b, value: fit.text.value, styleIndex: fit.text.style)
-                guard t >= 0, let ratio = batch.pointee.keptScale(t, style: fit.text.style),
-                      let natural = keptNaturalUnits(batch, t, ratio: ratio) else { return nil }
-                w = Swift.max(w, natural)
+                guard t >= 0 else { return nil }
+                var natural: Int64? = nil
+                if let ratio = batch.pointee.keptScale(t, style: fit.text.style) { natural = keptNaturalUnits(batch, t, ratio: ratio) }
+                w = Swift.max(w, natural ?? keptNaturalFromBytes(batch, t, fit.text, record))
             }
             if fit.maxMode == 1 { w = Swift.min(w, fit.maxLength) }
             if fit.maxMode == 2 && w > fit.cap {
@@ -133,7 +137,7 @@ extension CellMeasurer {
         let fill = Swift.max(inner - used, 0)
         let constant = width - fill
         scratch.pointee.lineRange = nil
-        guard let lines = keptLines(batch, b, plan.pointee.text, width: fill) else { return nil }
+        guard let lines = keptLines(batch, b, plan.pointee.text, width: fill, record) else { return nil }
         let tallest = Swift.max(plan.pointee.constantHeight, plan.pointee.fillConstant + Int64(lines) * plan.pointee.text.lineHeight)
         // The width range as `runPlan` narrows it (the fill column's text bounds it).
         var range = (low: width, high: width + 1)
@@ -155,26 +159,58 @@ extension CellMeasurer {
     }
 
     /// Kept text `text` of batch row `b`: its line count at a column `width` units wide
-    /// (`textHeight` through `keptLines`), or nil when its kept results do not give it.
+    /// (`textHeight`), or nil when the row has no kept text for it.
     @inline(__always)
-    func keptLines(_ batch: UnsafeMutablePointer<CellTextBatch.View>, _ b: Int, _ text: KeptPlan.Text, width: Int64) -> Int? {
+    func keptLines(_ batch: UnsafeMutablePointer<CellTextBatch.View>, _ b: Int, _ text: KeptPlan.Text, width: Int64, _ record: TextRecordReference) -> Int? {
         if text.maxLines == 1 { return 1 }
         let t = batch.pointee.rowText(row: b, value: text.value, styleIndex: text.style)
-        guard t >= 0, let ratio = batch.pointee.keptScale(t, style: text.style) else { return nil }
-        let lines = keptLines(batch, t, width: LayoutUnit.points(Swift.max(width, 1)), maxLines: text.maxLines, ratio: ratio)
-        return lines >= 0 ? lines : nil
+        guard t >= 0 else { return nil }
+        let points = LayoutUnit.points(Swift.max(width, 1))
+        if let ratio = batch.pointee.keptScale(t, style: text.style) {
+            let lines = keptLines(batch, t, width: points, maxLines: text.maxLines, ratio: ratio)
+            if lines >= 0 { return lines }
+        }
+        return keptLinesFromBytes(batch, t, text, width: points, record)
+    }
+
+    /// `batchLines` for kept text `t` (of `text`, in the row's `record`) where the kept
+    /// widths alone do not give the count: an emergency break, or a text measured again in
+    /// the current style first.
+    @inline(never)
+    func keptLinesFromBytes(_ batch: UnsafeMutablePointer<CellTextBatch.View>, _ t: Int, _ text: KeptPlan.Text, width: Double,
+                            _ record: TextRecordReference) -> Int {
+        let bytes = record.record.bytes(slot: Int(text.value))
+        return Unmanaged.passUnretained(program)._withUnsafeGuaranteedRef { p in
+            batchLines(batch, t, bytes, p, style: text.style, width: width, maxLines: text.maxLines,
+                       ratio: keptRatio(batch, t, bytes, p, style: text.style))
+        }
+    }
+
+    /// `batchNatural` for kept text `t` (of `text`, in the row's `record`) where the kept
+    /// widths alone do not give it.
+    @inline(never)
+    func keptNaturalFromBytes(_ batch: UnsafeMutablePointer<CellTextBatch.View>, _ t: Int, _ text: KeptPlan.Text, _ record: TextRecordReference) -> Int64 {
+        let bytes = record.record.bytes(slot: Int(text.value))
+        return Unmanaged.passUnretained(program)._withUnsafeGuaranteedRef { p in
+            batchNatural(batch, t, bytes, p, style: text.style, ratio: keptRatio(batch, t, bytes, p, style: text.style))
+        }
     }
 
     /// The slot of rows of kind code and present values `key` (`engineKeptHeight`): their
-    /// plan's entry in `RowPlans.kept`, made on first use, or -1; nothing kept (key `.max`)
-    /// while the plan is not compiled (the row measured in full compiles it).
+    /// plan's entry in `RowPlans.kept`, made on first use (the plan compiled if need be), or
+    /// -1; nothing kept (key `.max`) while the plans are full.
     @inline(never)
     func findKeptPlan(_ key: UInt64) -> KeptKey {
         let k = profile.kindIndex(UInt16(truncatingIfNeeded: key >> 32))
         guard k >= 0, scratch.pointee.textLog == nil else { return KeptKey(key: key) }
-        let plans = scratch.pointee.plans
-        let index = plans.pointee.find(RowPlans.key(kind: k, present: UInt32(truncatingIfNeeded: key), valid: scratch.pointee.rowsAreValid))
-        guard index >= 0 else { return KeptKey() }
+        let plans = scratch.pointee.plans, present = UInt32(truncatingIfNeeded: key), valid = scratch.pointee.rowsAreValid
+        let planKey = RowPlans.key(kind: k, present: present, valid: valid)
+        var index = plans.pointee.find(planKey)
+        if index < 0 {
+            guard plans.pointee.plans.count < RowPlans.capacity else { return KeptKey() }
+            index = Unmanaged.passUnretained(program)._withUnsafeGuaranteedRef { compilePlan($0.kinds[k], $0, present, valid: valid) }
+            plans.pointee.insert(planKey, index)
+        }
         let kept = plans.pointee.keptIndex.base + Int(index)
         if kept.pointee == -2 {
             let found = keptPlan(k, plans.pointee.plans[index])

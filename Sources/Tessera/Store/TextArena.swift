@@ -45,15 +45,7 @@ struct TextArena: ~Copyable {
     }
 
     /// The UTF-8 bytes of slot `slot` of the record; empty past its last slot.
-    func bytes(_ ref: UInt32, slot: Int) -> UnsafeRawBufferPointer {
-        let offset = Int(ref) * 4
-        let slots = Int(base.load(fromByteOffset: offset, as: UInt32.self))
-        guard slot >= 0, slot < slots else { return UnsafeRawBufferPointer(start: nil, count: 0) }
-        let ends = offset + 4
-        let start = slot == 0 ? 0 : Int(base.load(fromByteOffset: ends + 4 * (slot - 1), as: UInt32.self))
-        let end = Int(base.load(fromByteOffset: ends + 4 * slot, as: UInt32.self))
-        return UnsafeRawBufferPointer(start: base + ends + 4 * slots + start, count: end - start)
-    }
+    func bytes(_ ref: UInt32, slot: Int) -> UnsafeRawBufferPointer { TextRecord(UnsafeRawPointer(base) + Int(ref) * 4).bytes(slot: slot) }
 
     mutating func reserve(additional bytes: Int) {
         let needed = used + bytes
@@ -98,4 +90,31 @@ struct TextArena: ~Copyable {
     mutating func release(_ ref: UInt32) {
         if ref != 0 { deadBytes += recordSize(ref) }
     }
+}
+
+/// One row's record in a `TextArena` (the layout above), read in place.
+struct TextRecord {
+    let start: UnsafeRawPointer
+
+    init(_ start: UnsafeRawPointer) { self.start = start }
+
+    /// The UTF-8 bytes of slot `slot`; empty outside the record's slots.
+    @inline(__always)
+    func bytes(slot: Int) -> UnsafeRawBufferPointer {
+        let slots = Int(start.load(as: UInt32.self))
+        guard slot >= 0, slot < slots else { return UnsafeRawBufferPointer(start: nil, count: 0) }
+        let ends = start + 4
+        let from = slot == 0 ? 0 : Int(ends.load(fromByteOffset: 4 * (slot - 1), as: UInt32.self))
+        let end = Int(ends.load(fromByteOffset: 4 * slot, as: UInt32.self))
+        return UnsafeRawBufferPointer(start: ends + 4 * slots + from, count: end - from)
+    }
+}
+
+/// A row's record as its page refers to it, found only when its bytes are read.
+struct TextRecordReference {
+    let arena: UnsafeRawPointer
+    let reference: UnsafePointer<UInt32>
+
+    @inline(__always)
+    var record: TextRecord { TextRecord(arena + Int(reference.pointee) &* 4) }
 }
