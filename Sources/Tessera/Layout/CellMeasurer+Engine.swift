@@ -65,15 +65,16 @@ extension CellMeasurer {
     }
 
     /// The height of the batch's row `batchRow` (kind `kind`) from what the batch kept for
-    /// it, without reading its values, or nil: then `engineHeightUnits` measures it (to
-    /// the same height, and for a list row the same width range). Only for a row measured
-    /// with the batch before (its present values kept) whose plan has one of the shapes of
-    /// `KeptPlan` and every text of it kept. Line counts and natural widths come from the
-    /// kept widths (`keptLines`, `keptNaturalUnits`); a text that needs its bytes (an
-    /// emergency break, a text measured again in the current style) reads them from the
-    /// row's `record`. The batch must be the one built from the stored rows (a kept text is
-    /// not checked against the row's bytes). Not inlined: in each of the engine's loops it
-    /// took registers their other rows need (fiori-android's relayouts ran a third longer).
+    /// it, or nil: then `engineHeightUnits` measures it (to the same height, and for a list
+    /// row the same width range). Only for a row measured with the batch before (its present
+    /// values kept) whose plan has one of the shapes of `KeptPlan` and every text of it
+    /// kept. Line counts and natural widths come from the kept widths (`keptLines`,
+    /// `keptNaturalUnits`); only a text that needs its bytes (an emergency break, a text
+    /// measured again in the current style) reads them, from the row's text record
+    /// (`textReference`: its page's reference to it). The batch must be the one built from
+    /// the stored rows (a kept text is not checked against the row's bytes). Not inlined: in
+    /// each of the engine's loops it took registers their other rows need (fiori-android's
+    /// relayouts ran a third longer).
     @inline(never)
     func engineKeptHeight(_ kept: KeptResults, kind: UInt16, batchRow b: Int, textReference: UnsafePointer<UInt32>) -> Int64? {
         let record = TextRecordReference(arena: kept.arena, reference: textReference)
