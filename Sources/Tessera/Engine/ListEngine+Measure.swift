@@ -197,13 +197,12 @@ extension ListEngine {
             units.withUnsafeBufferPointer { allUnits in
                 let r = UnsafeBufferPointer(rebasing: all[0..<found]), u = UnsafeBufferPointer(rebasing: allUnits[0..<found])
                 if layout.isGrid {
-                    store.setItemUnits(rows: r, units: u, clearing: dirty)
+                    layout.repack(from: 0, measured: (r, u, dirty), &store)
                 } else {
                     store.setMeasuredHeights(rows: r, units: u, clearing: dirty)
                 }
             }
         }
-        if layout.isGrid { layout.repack(from: 0, &store) }
         layout.clean = 0..<count
         return reanchor()
     }

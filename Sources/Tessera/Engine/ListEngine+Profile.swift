@@ -111,65 +111,80 @@ extension ListEngine {
 
     /// Marks the rows of affected kinds dirty after an environment change, except rows laid
     /// out as before apart from the width (and columns of boxes: `layoutWidthShift`) whose
-    /// width range, stamped in the environment before, holds the new width less the shift:
-    /// those keep their heights (a rotation, a resized window or an edit-mode toggle
-    /// measures again only the rows that can change). Rows that keep a valid range get the
-    /// new epoch's stamp. Returns how many rows became dirty.
+    /// width range holds the new width less the shift: those keep their heights (a
+    /// rotation, a resized window or an edit-mode toggle measures again only the rows that
+    /// can change). Returns how many rows became dirty.
+    ///
+    /// A range is valid from the epoch it was stamped in until its kind's layout changes
+    /// other than in width (`ProfileLayout.kindEpochs`), so rows that keep their heights
+    /// are not written, and rows of unaffected kinds not read. A row this marks dirty loses
+    /// its range here (it may be measured again without one): an empty range.
     private mutating func markDirty(_ layout: ProfileLayout, affected: [Bool], width: Int64) -> Int {
+        // No kind laid out differently: every height and range holds.
+        guard affected.contains(true) else { return 0 }
         let dirty = RowFlags.dirty.rawValue
-        let old = layout.epoch
-        layout.epoch = old == UInt32.max ? 1 : old + 1
-        guard layout.batchesAreValid(store) else {
-            return affected.withUnsafeBufferPointer { store.setFlag(dirty, onKinds: $0) }
+        if layout.epoch == UInt32.max {
+            // Epochs start again: no range stamped before can be told apart from later ones.
+            for batch in layout.batches {
+                let ranges = batch.viewPointer.pointee.widthRanges
+                for i in ranges.indices { ranges.baseAddress.unsafelyUnwrapped[i].epoch = 0 }
+            }
+            layout.epoch = 0
+            layout.kindEpochs = layout.kindEpochs.map { _ in 0 }
         }
-        let new = layout.epoch, batches = layout.batches.map(\.viewPointer), ranges = layout.batchRanges
+        layout.epoch += 1
         let measurer = layout.measurers[0]
         // What the new layout does to a clean row, per kind code, decided once here rather
-        // than per row.
+        // than per row; without kept batches there are no ranges to read.
+        let batchesAreValid = layout.batchesAreValid(store)
         let marks = affected.indices.map { code in
             guard affected[code] else { return WidthMark.keep }
-            switch measurer.widthShiftIsZero(kind: UInt16(code)) {
+            switch batchesAreValid ? measurer.widthShiftIsZero(kind: UInt16(code)) : nil {
             case nil: return .dirty
             case true?: return .sameLayout
             case false?: return .perValues
             }
         }
-        // Every kind dirty whatever its rows' ranges hold (a font scale): no row is read.
-        if layout.profile.kinds.allSatisfy({ marks[Int($0.code)] == .dirty }) { return store.setFlagOnEveryRow(dirty) }
+        for code in marks.indices where marks[code] == .dirty { layout.kindEpochs[code] = layout.epoch }
+        let bits = marks.map { $0 == .dirty ? dirty : 0 }, asks = marks.map { $0 == .sameLayout || $0 == .perValues }
+        let batches = layout.batches.map(\.viewPointer), ranges = layout.batchRanges
         let shifts = ShiftCache()
         defer { shifts.deallocate() }
-        var b = 0
-        return marks.withUnsafeBufferPointer { marks in
-            store.setFlags(gaining: dirty) { row, kind, flags in
-                let mark = marks[Int(kind)]
-                // Dirty whatever its range holds (a font scale: every kind).
-                if mark == .dirty { return dirty }
-                while b < ranges.count && row >= ranges[b].upperBound { b += 1 }
-                guard b < ranges.count, row >= ranges[b].lowerBound else { return mark == .keep ? 0 : dirty }
-                let range = batches[b].pointee.widthRanges.baseAddress.unsafelyUnwrapped + (row - ranges[b].lowerBound)
-                // A measured row's range holds in the new environment when its kind did not
-                // change at all, or changed only in width (and in columns of boxes taking
-                // `shift` from the fill column) to a width whose unshifted value is inside the
-                // range; the range then moves by the shift.
-                guard flags & dirty == 0, range.pointee.epoch == old else { return mark == .keep ? 0 : dirty }
-                let shift: Int64
-                switch mark {
-                case .keep:
-                    range.pointee.epoch = new
-                    return 0
-                case .dirty:
-                    return dirty
-                case .sameLayout:
-                    shift = 0
-                case .perValues:
-                    guard let s = shifts.shift(kind: kind, present: range.pointee.present, measurer) else { return dirty }
-                    shift = s
+        // The batch holding the rows last asked about: its rows and their ranges.
+        var b = -1, batchRows = 0..<0, rangeBase = UnsafeMutablePointer<CellTextBatch.WidthRange>(bitPattern: 16)!
+        return bits.withUnsafeBufferPointer { bits in
+            asks.withUnsafeBufferPointer { asks in
+                layout.kindEpochs.withUnsafeBufferPointer { since in
+                    store.setFlags(byKind: bits, asks: asks, gaining: dirty) { row, kind, flags in
+                        guard flags & dirty == 0 else { return 0 }
+                        if row >= batchRows.upperBound {
+                            repeat { b += 1 } while b < ranges.count && row >= ranges[b].upperBound
+                            guard b < ranges.count else { return dirty }
+                            batchRows = ranges[b]
+                            rangeBase = batches[b].pointee.widthRanges.baseAddress.unsafelyUnwrapped
+                        }
+                        guard row >= batchRows.lowerBound else { return dirty }
+                        let range = rangeBase + (row &- batchRows.lowerBound)
+                        // A measured row's range holds in the new environment when its kind
+                        // changed only in width (and in columns of boxes taking `shift` from
+                        // the fill column) to a width whose unshifted value is inside the
+                        // range; the range then moves by the shift.
+                        var shift: Int64 = 0
+                        if range.pointee.isValid(since: since[Int(kind)]) {
+                            if marks[Int(kind)] == .perValues {
+                                shift = shifts.shift(kind: kind, present: range.pointee.present, measurer) ?? Int64.min
+                            }
+                            if shift != Int64.min && range.pointee.holds(width - shift) && (shift >= 0 || range.pointee.holds(width)) {
+                                // A stored range has 1 <= low < high: moving it by 0 leaves it as it is.
+                                if shift != 0 { range.pointee.shift(by: shift) }
+                                return 0
+                            }
+                        }
+                        // Its present values stay for the kept results.
+                        (range.pointee.low, range.pointee.high) = (0, 0)
+                        return dirty
+                    }
                 }
-                guard range.pointee.holds(width - shift, epoch: old), shift >= 0 || range.pointee.holds(width, epoch: old) else { return dirty }
-                // A stored range has 1 <= low < high: moving it by 0 leaves it as it is.
-                if shift != 0 { range.pointee.shift(by: shift) }
-                range.pointee.epoch = new
-                return 0
             }
         }
     }

@@ -87,6 +87,9 @@ final class ProfileLayout {
     /// Counts environments (never 0): rows `measureAll` measures with a batch get their
     /// width range stamped with it (`CellTextBatch.WidthRange`).
     var epoch: UInt32 = 1
+    /// Per kind code, the epoch in which its layout last changed other than in width: its
+    /// rows' ranges stamped before then no longer hold.
+    var kindEpochs: [UInt32]
     /// Thread CPU time (ns) of each worker in the last `measureAll`, and the rows it took
     /// from kept results alone.
     var threadCPU: [UInt64] = []
@@ -95,7 +98,6 @@ final class ProfileLayout {
     /// rows' worth is pages the kernel maps on first touch, every pass.
     var passRows: [Int32] = []
     var passUnits: [UInt32] = []
-    var passSpans: [UInt32] = []
     /// Whether `measureAll` prepares and keeps texts (`ListEngine.keepsPreparedTexts`).
     var keepsPreparedTexts = true
 
@@ -137,6 +139,7 @@ final class ProfileLayout {
             inGrid[c] = grid[i]
         }
         self.roles = roles
+        kindEpochs = [UInt32](repeating: 0, count: codes)
         self.sticky = sticky
         self.groupMinimum = groupMinimum
         self.inGrid = inGrid
@@ -415,63 +418,140 @@ final class ProfileLayout {
 
     /// Packs rows `from..<to` (`from` a line's first row, `to` one or the row count) into
     /// lines again and writes their heights to the store: each line's span on its first
-    /// row, 0 on the others. O(to - from + log n · pages touched).
-    func repack(from: Int, to: Int? = nil, _ store: inout RowStore) {
+    /// row, 0 on the others, every row flagged measured. `measured` (ascending rows and
+    /// their item heights) go into the item column first, their rows losing `clearing`.
+    /// One pass over the pages, writing in place; a line begun on an earlier page puts
+    /// its span there when it closes and corrects that page's sums. O(to - from + log n ·
+    /// pages touched).
+    func repack(from: Int, to: Int? = nil, measured: (rows: UnsafeBufferPointer<Int32>, units: UnsafeBufferPointer<UInt32>, clearing: UInt16)? = nil,
+                _ store: inout RowStore) {
         let count = store.count, to = to ?? count
         guard let g = grid, from < to else { return }
-        // The buffer is kept between re-packs (see `passRows`).
-        var spans: [UInt32] = []
-        swap(&spans, &passSpans)
-        defer { swap(&spans, &passSpans) }
-        if spans.count < to - from {
-            spans = [UInt32](repeating: 0, count: to - from)
-        } else {
-            spans.withUnsafeMutableBufferPointer { UnsafeMutableBufferPointer(rebasing: $0[0..<(to - from)]).update(repeating: 0) }
-        }
-        let c = store.cursor(atRow: from)
-        spans.withUnsafeMutableBufferPointer { spans in
-            inGrid.withUnsafeBufferPointer { inGrid in
-                estimates.withUnsafeBufferPointer { estimates in
-                    var leader = from, column = 0, tallest: Int64 = 0
-                    @inline(__always) func close(_ end: Int) {
-                        spans[leader - from] = lineSpan(leader: leader, end: end, count: count, height: tallest)
+        store.version &+= 1
+        let columns = g.columnCount, set = RowFlags.measured.rawValue
+        // Past a few pages the tree is summed once at the end rather than per page.
+        let manyPages = to - from > 64 * store.pageCapacity
+        let measuredRows = measured?.rows ?? UnsafeBufferPointer(start: nil, count: 0)
+        let measuredUnits = measured?.units ?? UnsafeBufferPointer(start: nil, count: 0)
+        let keep = ~(measured?.clearing ?? 0)
+        precondition(measuredRows.isEmpty || (Int(measuredRows.first!) >= from && Int(measuredRows.last!) < to), "measured rows outside the re-packed ones")
+        var m = 0
+        inGrid.withUnsafeBufferPointer { inGrid in
+            estimates.withUnsafeBufferPointer { estimates in
+                // The open line: its first row, where that row's height is, and the leaf
+                // of its page; its tallest item and how many items it has.
+                var c = store.cursor(atRow: from), r = from
+                var leader = from, leaderLeaf = c.leaf
+                var leaderLow = UnsafeMutablePointer<UInt16>(bitPattern: 2)!, leaderHigh = UnsafeMutablePointer<UInt8>(bitPattern: 1)!
+                var leaderGroup = UnsafeMutablePointer<UInt32>(bitPattern: 4)!
+                var tallest: Int64 = 0, column = 0
+                @inline(__always) func close(_ end: Int, _ leaf: UInt32) {
+                    let span = lineSpan(leader: leader, end: end, count: count, height: tallest)
+                    let old = Int64(leaderLow.pointee) | Int64(leaderHigh.pointee) << 16
+                    leaderLow.pointee = UInt16(truncatingIfNeeded: span)
+                    leaderHigh.pointee = UInt8(truncatingIfNeeded: span >> 16)
+                    // A page's sums come after its rows; a line begun on an earlier page
+                    // corrects that page's.
+                    guard leaderLeaf != leaf else { return }
+                    let delta = Int64(span) - old
+                    leaderGroup.pointee = UInt32(truncatingIfNeeded: Int64(leaderGroup.pointee) &+ delta)
+                    if manyPages {
+                        store.tree.leaves[Int(leaderLeaf)].height += delta
+                    } else if delta != 0 {
+                        store.tree.adjust(leaf: leaderLeaf, rows: 0, height: delta)
                     }
-                    // A page at a time, through its kind and item columns.
-                    var leaf = c.leaf, slot = c.slot, r = from
-                    while r < to {
-                        let page = store.page(ofLeaf: leaf), n = min(store.rowCount(ofLeaf: leaf) - slot, to - r)
-                        let kinds = page.kinds + slot, items = page.itemHeights + slot
-                        for t in 0..<n {
-                            let k = Int(kinds[t]), units = items[t]
-                            let h = Int64(units == Self.unmeasured ? estimates[k] : units)
-                            if !inGrid[k] {
-                                if column > 0 { close(r &+ t) }
-                                leader = r &+ t
-                                tallest = h
-                                close(r &+ t &+ 1)
-                                column = 0
-                            } else {
-                                if column == 0 {
-                                    leader = r &+ t
-                                    tallest = 0
-                                }
-                                tallest = max(tallest, h)
-                                column &+= 1
-                                if column == g.columnCount {
-                                    close(r &+ t &+ 1)
-                                    column = 0
-                                }
-                            }
+                }
+                while r < to {
+                    let leaf = c.leaf, page = store.page(ofLeaf: leaf), rows = store.rowCount(ofLeaf: leaf)
+                    let first = c.slot, end = first + min(rows - first, to - r)
+                    let kinds = page.kinds, items = page.itemHeights, flags = page.flags
+                    let low = page.heightLow, high = page.heightHigh, groups = page.groupHeights
+                    // The next page's columns load while this one is packed: pages are apart
+                    // in memory, and each column would miss at its start.
+                    let after = store.tree.leaves[Int(leaf)].next
+                    if after != HeightTree.none && r &+ (end &- first) < to {
+                        let next = store.page(ofLeaf: after), rows = store.rowCount(ofLeaf: after)
+                        next.prefetchColumn(next.kinds, 0, rows)
+                        next.prefetchColumn(next.flags, 0, rows)
+                        next.prefetchColumn(next.itemHeights, 0, rows)
+                        next.prefetchColumn(next.heightLow, 0, rows)
+                        next.prefetchColumn(next.heightHigh, 0, rows)
+                    }
+                    // The measured rows on the page, then every row's flag and height (the
+                    // lines' spans below), in loops of their own.
+                    let next = r &+ (end &- first)
+                    while m < measuredRows.count && Int(measuredRows[m]) < next {
+                        let s = first &+ (Int(measuredRows[m]) &- r)
+                        items[s] = measuredUnits[m]
+                        flags[s] &= keep
+                        m &+= 1
+                    }
+                    for s in first..<end { flags[s] |= set }
+                    (low + first).update(repeating: 0, count: end &- first)
+                    (high + first).update(repeating: 0, count: end &- first)
+                    @inline(__always) func height(_ s: Int) -> Int64 {
+                        let units = items[s]
+                        return Int64(units == Self.unmeasured ? estimates[Int(kinds[s])] : units)
+                    }
+                    // One row at a time: a line begun on the page before, a row outside the
+                    // grid, a line the page's end cuts.
+                    @inline(never) func step(_ s: Int) {
+                        let row = r &+ (s &- first), k = Int(kinds[s]), h = height(s)
+                        if column == 0 || !inGrid[k] {
+                            if column > 0 { close(row, leaf) }
+                            leader = row
+                            leaderLeaf = leaf
+                            leaderLow = low + s
+                            leaderHigh = high + s
+                            leaderGroup = groups + s / Page.groupRows
+                            tallest = h
+                            column = 1
+                        } else {
+                            tallest = max(tallest, h)
+                            column &+= 1
                         }
-                        r += n
-                        slot = 0
-                        leaf = store.tree.leaves[Int(leaf)].next
+                        if column == columns || !inGrid[k] {
+                            close(row &+ 1, leaf)
+                            column = 0
+                        }
                     }
-                    if column > 0 { close(to) }
+                    var s = first
+                    while s < end {
+                        // Whole lines of grid items on the page: their tallest item on the first.
+                        lines: while column == 0 && s &+ columns <= end {
+                            var line: Int64 = 0
+                            for j in s..<s &+ columns {
+                                guard inGrid[Int(kinds[j])] else { break lines }
+                                line = max(line, height(j))
+                            }
+                            let row = r &+ (s &- first)
+                            let span = lineSpan(leader: row, end: row &+ columns, count: count, height: line)
+                            low[s] = UInt16(truncatingIfNeeded: span)
+                            high[s] = UInt8(truncatingIfNeeded: span >> 16)
+                            s &+= columns
+                        }
+                        guard s < end else { break }
+                        repeat {
+                            step(s)
+                            s &+= 1
+                        } while s < end && column > 0
+                    }
+                    r = next
+                    // The last line closes before the last page's sums.
+                    if r == to && column > 0 { close(to, leaf) }
+                    let total = page.refreshGroups(from: first, count: rows)
+                    if manyPages {
+                        store.tree.leaves[Int(leaf)].height = total
+                    } else {
+                        let delta = total - store.tree.leaves[Int(leaf)].height
+                        if delta != 0 { store.tree.adjust(leaf: leaf, rows: 0, height: delta) }
+                    }
+                    c.slot = 0
+                    c.leaf = store.tree.leaves[Int(leaf)].next
                 }
             }
         }
-        spans.withUnsafeBufferPointer { store.setHeightUnits(UnsafeBufferPointer(rebasing: $0[0..<(to - from)]), startingAt: from) }
+        if manyPages { store.tree.refreshAll() }
     }
 
     /// The column of `row` in its line: 0 for a line's first row and a row outside the

@@ -89,50 +89,31 @@ extension RowStore {
         page.flags[slot] |= bits
     }
 
-    /// Sets `bit` on every row whose kind is marked in `kinds` (indexed by kind); returns
-    /// how many rows gained it.
-    mutating func setFlag(_ bit: UInt16, onKinds kinds: UnsafeBufferPointer<Bool>) -> Int {
-        var gained = 0
-        var l = tree.firstLeaf
-        while l != HeightTree.none {
-            let page = page(ofLeaf: l), n = rowCount(ofLeaf: l)
-            for s in 0..<n where kinds[Int(page.kinds[s])] && page.flags[s] & bit == 0 {
-                page.flags[s] |= bit
-                gained += 1
-            }
-            l = tree.leaves[Int(l)].next
-        }
-        return gained
-    }
-
-    /// Sets `bit` on every row; returns how many gained it.
-    mutating func setFlagOnEveryRow(_ bit: UInt16) -> Int {
-        var gained = 0
-        var l = tree.firstLeaf
-        while l != HeightTree.none {
-            let flags = page(ofLeaf: l).flags, n = rowCount(ofLeaf: l)
-            for s in 0..<n {
-                gained &+= Int((flags[s] & bit) == 0 ? 1 : 0)
-                flags[s] |= bit
-            }
-            l = tree.leaves[Int(l)].next
-        }
-        return gained
-    }
-
-    /// Calls `body(row, kind, flags)` for every row in order and sets the bits it returns
-    /// on the row; returns how many rows gained `bit`.
-    mutating func setFlags(gaining bit: UInt16, _ body: (_ row: Int, _ kind: UInt16, _ flags: UInt16) -> UInt16) -> Int {
+    /// Sets on every row the bits `bits[kind]` of its kind and, for a kind with
+    /// `asks[kind]`, those `body(row, kind, flags)` returns; returns how many rows gained
+    /// `bit`. Rows of kinds that do not ask cost no branch.
+    @inline(__always)
+    mutating func setFlags(byKind bits: UnsafeBufferPointer<UInt16>, asks: UnsafeBufferPointer<Bool>, gaining bit: UInt16,
+                           _ body: (_ row: Int, _ kind: UInt16, _ flags: UInt16) -> UInt16) -> Int {
         var gained = 0, row = 0
         var l = tree.firstLeaf
         while l != HeightTree.none {
             let page = page(ofLeaf: l), n = rowCount(ofLeaf: l)
-            for s in 0..<n {
-                let flags = page.flags[s], set = body(row + s, page.kinds[s], flags)
-                if set & bit != 0 && flags & bit == 0 { gained += 1 }
-                page.flags[s] = flags | set
+            let kinds = page.kinds, flags = page.flags
+            let after = tree.leaves[Int(l)].next
+            if after != HeightTree.none {
+                let next = self.page(ofLeaf: after), rows = rowCount(ofLeaf: after)
+                next.prefetchColumn(next.kinds, 0, rows)
+                next.prefetchColumn(next.flags, 0, rows)
             }
-            row += n
+            for s in 0..<n {
+                let k = Int(kinds[s]), f = flags[s]
+                var set = bits[k]
+                if asks[k] { set |= body(row &+ s, UInt16(k), f) }
+                gained &+= set & ~f & bit != 0 ? 1 : 0
+                flags[s] = f | set
+            }
+            row &+= n
             l = tree.leaves[Int(l)].next
         }
         return gained
@@ -243,42 +224,5 @@ extension RowStore {
             delta += d
         }
         if delta != 0 { tree.adjust(leaf: leaf, rows: 0, height: delta) }
-    }
-
-    /// Rows `start ..< start + units.count` take these heights (units, at most
-    /// `LayoutUnit.maximumRowUnits`) and the measured flag: a grid's re-packed lines.
-    mutating func setHeightUnits(_ units: UnsafeBufferPointer<UInt32>, startingAt start: Int) {
-        guard !units.isEmpty else { return }
-        version &+= 1
-        let manyPages = units.count > 64 * pageCapacity
-        var c = cursor(atRow: start)
-        let measured = RowFlags.measured.rawValue
-        var i = 0
-        while i < units.count {
-            let page = page(ofLeaf: c.leaf), rows = rowCount(ofLeaf: c.leaf)
-            let n = min(units.count - i, rows - c.slot)
-            var changed = false
-            for t in 0..<n {
-                let s = c.slot + t
-                if Int64(units[i + t]) != page.height(s) {
-                    page.setHeight(units[i + t], s)
-                    changed = true
-                }
-                page.flags[s] |= measured
-            }
-            if changed {
-                let total = page.refreshGroups(count: rows)
-                let delta = total - tree.leaves[Int(c.leaf)].height
-                if manyPages {
-                    tree.leaves[Int(c.leaf)].height = total
-                } else if delta != 0 {
-                    tree.adjust(leaf: c.leaf, rows: 0, height: delta)
-                }
-            }
-            i += n
-            c.slot = 0
-            c.leaf = tree.leaves[Int(c.leaf)].next
-        }
-        if manyPages { tree.refreshAll() }
     }
 }
