@@ -96,6 +96,7 @@ extension RowStore {
     mutating func setFlags(byKind bits: UnsafeBufferPointer<UInt16>, asks: UnsafeBufferPointer<Bool>, gaining bit: UInt16,
                            _ body: (_ row: Int, _ kind: UInt16, _ flags: UInt16) -> UInt16) -> Int {
         var gained = 0, row = 0
+        let asksAny = asks.contains(true)
         var l = tree.firstLeaf
         while l != HeightTree.none {
             let page = page(ofLeaf: l), n = rowCount(ofLeaf: l)
@@ -106,12 +107,20 @@ extension RowStore {
                 next.prefetchColumn(next.kinds, 0, rows)
                 next.prefetchColumn(next.flags, 0, rows)
             }
-            for s in 0..<n {
-                let k = Int(kinds[s]), f = flags[s]
-                var set = bits[k]
-                if asks[k] { set |= body(row &+ s, UInt16(k), f) }
-                gained &+= set & ~f & bit != 0 ? 1 : 0
-                flags[s] = f | set
+            if asksAny {
+                for s in 0..<n {
+                    let k = Int(kinds[s]), f = flags[s]
+                    var set = bits[k]
+                    if asks[k] { set |= body(row &+ s, UInt16(k), f) }
+                    gained &+= set & ~f & bit != 0 ? 1 : 0
+                    flags[s] = f | set
+                }
+            } else {
+                for s in 0..<n {
+                    let f = flags[s], set = bits[Int(kinds[s])]
+                    gained &+= set & ~f & bit != 0 ? 1 : 0
+                    flags[s] = f | set
+                }
             }
             row &+= n
             l = tree.leaves[Int(l)].next
@@ -198,31 +207,40 @@ extension RowStore {
         guard !rows.isEmpty else { return }
         version &+= 1
         let set = RowFlags.measured.rawValue
-        var leaf = HeightTree.none, leafRow = 0, leafCount = 0, delta: Int64 = 0
-        // The page's columns, taken once per page rather than once per row.
-        var low = UnsafeMutablePointer<UInt16>(bitPattern: 1)!, high = UnsafeMutablePointer<UInt8>(bitPattern: 1)!
-        var flags = low, groups = UnsafeMutablePointer<UInt32>(bitPattern: 1)!
-        for i in 0..<rows.count {
-            let row = Int(rows[i])
-            if leaf == HeightTree.none || row >= leafRow + leafCount {
-                if leaf != HeightTree.none, delta != 0 { tree.adjust(leaf: leaf, rows: 0, height: delta) }
-                let found = tree.leaf(containingRow: row)
-                leaf = found.leaf
-                leafRow = found.leafRow
-                leafCount = rowCount(ofLeaf: leaf)
-                delta = 0
-                let page = page(ofLeaf: leaf)
-                (low, high, flags, groups) = (page.heightLow, page.heightHigh, page.flags, page.groupHeights)
+        // Past a few pages the tree is summed once at the end rather than per page.
+        let manyPages = rows.count > 64 * pageCapacity
+        var i = 0
+        while i < rows.count {
+            // The rows on one page: their heights and flags, then the page's sums once (a
+            // sum updated per row would make each row wait for the one before).
+            let found = tree.leaf(containingRow: Int(rows[i])), leaf = found.leaf, leafRow = found.leafRow
+            let page = page(ofLeaf: leaf), n = rowCount(ofLeaf: leaf)
+            let low = page.heightLow, high = page.heightHigh, flags = page.flags
+            let first = Int(rows[i]) - leafRow
+            let after = tree.leaves[Int(leaf)].next
+            if after != HeightTree.none && Int(rows[rows.count - 1]) >= leafRow + n {
+                let next = self.page(ofLeaf: after), count = rowCount(ofLeaf: after)
+                next.prefetchColumn(next.heightLow, 0, count)
+                next.prefetchColumn(next.heightHigh, 0, count)
+                next.prefetchColumn(next.flags, 0, count)
             }
-            let u = units[i], slot = row - leafRow
-            let d = Int64(u) - (Int64(low[slot]) | Int64(high[slot]) << 16)
-            low[slot] = UInt16(truncatingIfNeeded: u)
-            high[slot] = UInt8(truncatingIfNeeded: u >> 16)
-            let g = slot / Page.groupRows
-            groups[g] = UInt32(truncatingIfNeeded: Int64(groups[g]) &+ d)
-            flags[slot] = flags[slot] & ~clearing | set
-            delta += d
+            while i < rows.count {
+                let slot = Int(rows[i]) &- leafRow
+                guard slot < n else { break }
+                let u = units[i]
+                low[slot] = UInt16(truncatingIfNeeded: u)
+                high[slot] = UInt8(truncatingIfNeeded: u >> 16)
+                flags[slot] = flags[slot] & ~clearing | set
+                i &+= 1
+            }
+            let total = page.refreshGroups(from: first, count: n)
+            if manyPages {
+                tree.leaves[Int(leaf)].height = total
+            } else {
+                let delta = total - tree.leaves[Int(leaf)].height
+                if delta != 0 { tree.adjust(leaf: leaf, rows: 0, height: delta) }
+            }
         }
-        if delta != 0 { tree.adjust(leaf: leaf, rows: 0, height: delta) }
+        if manyPages { tree.refreshAll() }
     }
 }
