@@ -360,7 +360,9 @@ extension ListEngine {
                                         let range = measurer.engineWidthRange(batchRow: b)
                                         precondition(h == measurer.engineHeightUnits(kind: kind, values, batchRow: b), "a height from kept results differs from measuring the row")
                                         let full = measurer.engineWidthRange(batchRow: b)
-                                        precondition(range?.low == full?.low && range?.high == full?.high && range?.epoch == full?.epoch && range?.present == full?.present,
+                                        // A row without a range (a fixed-width grid item's) keeps its stamp.
+                                        let stamped = range?.epoch == full?.epoch || (full?.low == full?.high && range?.epoch != 0)
+                                        precondition(range?.low == full?.low && range?.high == full?.high && stamped && range?.present == full?.present,
                                                      "a width range from kept results differs from measuring the row")
                                         #endif
                                     } else {

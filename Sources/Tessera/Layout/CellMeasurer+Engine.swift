@@ -101,8 +101,9 @@ extension CellMeasurer {
         case .none:
             return nil
         case .sole:
+            // A grid item of a fixed width keeps no range (`plannedHeight`): its stamp
+            // stays as it was.
             guard let lines = keptLines(batch, b, plan.pointee.text, width: plan.pointee.soleWidth, record) else { return nil }
-            if kept.epoch != 0 { stored.pointee.epoch = kept.epoch }
             let text = plan.pointee.soleConstant + Int64(lines) * plan.pointee.text.lineHeight
             return Swift.max(plan.pointee.padding + Swift.max(plan.pointee.constantHeight, text), plan.pointee.minHeight)
         case .fill:
