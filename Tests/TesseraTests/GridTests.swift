@@ -34,6 +34,51 @@ import Testing
         return try! Profile(json: Array(full.json.utf8))
     }()
 
+    /// The collection profile plus a "content"-wide grid item holding a text without a
+    /// line limit: capped by the slot width, its text wraps there, so its height reads the
+    /// width (its plans need the column widths).
+    static let captioned: Profile = {
+        let doc = JSONValue.parse(ProfileFixtures.text("fiori-ios-collection"))
+            .setting("kinds.gridCaption", JSONValue.parse("""
+                {"code": 6, "role": "cell", "estimatedHeight": 40, "minHeight": 20, "divider": null,
+                 "padding": {"top": 4, "bottom": 4, "leading": 4, "trailing": 4},
+                 "slots": {"text": {"type": "text", "index": 0, "style": "subtitle", "maxLines": 0, "required": true}},
+                 "layout": {"columnGap": 0, "columns": [{"items": ["text"], "width": "fill"}]}}
+                """))
+            .setting("grid.kinds.2", JSONValue.parse(#"{"kind": "gridCaption", "itemWidth": "content"}"#))
+        let count = { if case .array(let a)? = doc.value(at: "provenance") { return a.count } else { return 0 } }()
+        let full = doc.setting("provenance.\(count)", JSONValue.parse("""
+            {"paths": ["kinds.gridCaption", "grid.kinds.2"], "source": "seed", "assumed": true, "note": "Test kind."}
+            """))
+        return try! Profile(json: Array(full.json.utf8))
+    }()
+
+    /// Image-only "content" items keep their heights through a change of the slot width
+    /// without their rows being read; captions, whose text wraps at the slot width, do not:
+    /// they are measured again and come out as a fresh measurer's.
+    @Test func contentItemsThatReadTheWidthAreMeasuredAgain() throws {
+        let profile = Self.captioned
+        let caption = profile.kind(named: "gridCaption")!.code, image = profile.kind(named: "collectionImage")!.code
+        var rng = SplitMix64(seed: 31)
+        var ids = IDSource(seed: 31)
+        let b = EngineRowFactory(profile).batch(rows: 80, &rng, ids: &ids)
+        let long = b.kinds.indices.filter { b.kinds[$0] == caption && b.slots[$0][0].count > 40 }
+        #expect(long.count >= 3 && b.kinds.contains(image))
+        var engine = try ListEngine(profile: profile, environment: LayoutEnvironment(width: 1024, platform: .ios), viewport: 700)
+        try engine.append(ids: b.ids, kinds: b.kinds, text: b.text)
+        try engine.measureAll(threads: 1)
+        for width in [768.0, 900, 1024] {
+            let environment = LayoutEnvironment(width: width, platform: .ios)
+            try engine.setEnvironment(environment)
+            engine._checkInvariants()
+            let dirty = (0..<engine.store.count).filter { try! engine.store.row($0).flags.contains(.dirty) }
+            #expect(long.allSatisfy(dirty.contains), "captions wrapping at the slot width measured again at \(width)")
+            #expect(!dirty.contains { b.kinds[$0] == image }, "image-only items keep their heights at \(width)")
+            try engine.measureAll(threads: 1)
+            #expect(PreparedTextsEngineTests.heights(engine) == PreparedTextsEngineTests.reference(profile, environment, b.kinds, b.slots))
+        }
+    }
+
     @Test(arguments: [101, 102, 103, 104, 105, 106] as [UInt64])
     func mixedGridMatchesFromScratch(seed: UInt64) throws {
         try EngineEquivalenceTests.run(

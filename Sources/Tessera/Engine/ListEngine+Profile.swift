@@ -141,7 +141,13 @@ extension ListEngine {
             guard affected[code] else { return WidthMark.keep }
             switch batchesAreValid ? measurer.widthShiftIsZero(kind: UInt16(code)) : nil {
             case nil: return .dirty
-            case true?: return .sameLayout
+            case true?:
+                // Content-wide grid items all measured through plans that read no width
+                // hold every width: their ranges need not be read.
+                let code = UInt16(code)
+                let free = measurer.program.kinds[measurer.profile.kindIndex(code)].gridMode == 2
+                    && layout.measurers.allSatisfy { $0.measuredGridRowsWithoutWidth(kind: code) }
+                return free ? .keep : .sameLayout
             case false?: return .perValues
             }
         }

@@ -152,6 +152,10 @@ public final class CellMeasurer {
     /// Per kind (profile order): no valid row of it can keep its height through a fill
     /// shift since the last `setEnvironment` (`CellProgram.fillShiftIsNil`).
     private var noFillShift: [Bool]
+    /// Per kind (profile order): some row of this content-wide grid kind was measured
+    /// through a layout that reads the width (not through a plan that reads none), since
+    /// this measurer was made.
+    private var gridRowsReadWidth: [Bool]
     /// The program before the last `setEnvironment`, which fill-column shifts are found
     /// against, and the shifts found so far.
     private var previousProgram: CellProgram?
@@ -179,6 +183,7 @@ public final class CellMeasurer {
         changedKinds = [Bool](repeating: true, count: profile.kinds.count)
         sameApartFromWidth = [Bool](repeating: false, count: profile.kinds.count)
         noFillShift = [Bool](repeating: true, count: profile.kinds.count)
+        gridRowsReadWidth = [Bool](repeating: false, count: profile.kinds.count)
         let slotCapacity = Swift.max(program.maxSlots, 1)
         let columnCapacity = Swift.max(program.maxColumns, 1)
         let slots = UnsafeMutablePointer<SlotState>.allocate(capacity: slotCapacity)
@@ -270,6 +275,14 @@ public final class CellMeasurer {
         case 2: return sameApartFromWidth[k] ? true : nil
         default: return nil
         }
+    }
+
+    /// Whether every row of the kind with this code that this measurer measured went
+    /// through a plan that reads no width while the kind is a content-wide grid item's
+    /// (such a row holds every width: `widthShiftIsZero`).
+    func measuredGridRowsWithoutWidth(kind code: UInt16) -> Bool {
+        let k = profile.kindIndex(code)
+        return k >= 0 && !gridRowsReadWidth[k]
     }
 
     /// For rows of the kind with this code and present values `mask` laid out as before the
@@ -384,6 +397,7 @@ public final class CellMeasurer {
             #endif
             return planned
         }
+        if kp.pointee.gridMode == 2 && !gridRowsReadWidth[k] { gridRowsReadWidth[k] = true }
         return layoutRow(kp.pointee, p, row, cellWidth: cellWidthUnits(kp.pointee, p, row))
     }
 }
