@@ -387,6 +387,36 @@ import Testing
         #expect(emergencies > 200)
     }
 
+    /// `CellTextBatch.twoLinesBelow`: below it a printable ASCII text takes two lines or
+    /// more (its first word is broken at its letters), against laying the text out; with
+    /// kerning (Roboto) and letter spacing, at limits just under the bound and far under it.
+    @Test(arguments: [0.0, 0.6, -0.2])
+    func twoLinesBelowTheFirstWordsClusters(letterSpacing: Double) throws {
+        let engine = TextLayoutEngine()
+        let style = try TextStyle(fontChain: FontChain([try Font(path: TestFonts.roboto)]), size: 15, letterSpacing: letterSpacing)
+        let words = ["AVAVAVTeTeWAWAyoyo", "Typewriter", "a", "xxxxxxxxxxxxxxxxxxxx", "IBAN:AT611904300234573201", "go", "Ti", "W"]
+        var rng = SplitMix64(seed: 12)
+        var bounded = 0
+        for _ in 0..<300 {
+            let text = (0..<rng.int(1...4)).map { _ in rng.pick(words) }.joined(separator: rng.chance(0.2) ? "  " : " ")
+            try Array(text.utf8).withUnsafeBytes { utf8 in
+                let widest = engine.prepare(utf8, style)
+                let segments = Array(engine.caches.pointee.segments.buffer)
+                let below = withUnsafePointer(to: style) { CellTextBatch.twoLinesBelow(utf8, first: segments.first, style: $0, engine) }
+                guard below > 0 else { return }
+                bounded += 1
+                try segments.withUnsafeBufferPointer { segs in
+                    let view = PreparedTextView(segments: segs, widest: widest)
+                    for limit in [Double(below.nextDown), Double(below) * 0.9, Double(below) / 2, 8] where limit > 0 {
+                        _ = engine.breakLines(view, utf8, style, width: limit - TextLayoutEngine.widthTolerance, maxLines: 2, range: nil)
+                        #expect(engine.caches.pointee.lines.count >= 2, "\(text) at \(limit), below \(below)")
+                    }
+                }
+            }
+        }
+        #expect(bounded > 100)
+    }
+
     /// The greedy fill never gives fewer lines at a narrower limit (what `reportLines`
     /// relies on to keep a capped count below its range): real texts with words wider than
     /// the line (emergency breaks) and without, at random pairs of limits.

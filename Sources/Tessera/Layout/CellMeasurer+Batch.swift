@@ -149,7 +149,7 @@ public final class CellTextBatch {
         viewStorage.initialize(to: View(rowCount: rowCount, slotsPerRow: slotsPerRow, first: UnsafeBufferPointer(columns.first.take()),
                     head: UnsafeBufferPointer(columns.head.take()), style: UnsafeBufferPointer(columns.style.take()),
                     length: UnsafeBufferPointer(columns.length.take()), segmentStart: UnsafeBufferPointer(columns.segmentStart.take()),
-                    widest: columns.widest.take(), content: columns.content.take(), natural: UnsafeMutableBufferPointer(rebasing: natural[0..<n]),
+                    widest: columns.widest.take(), content: columns.content.take(), twoLinesBelow: columns.twoLinesBelow.take(), natural: UnsafeMutableBufferPointer(rebasing: natural[0..<n]),
                     lines: UnsafeMutableBufferPointer(rebasing: lines[0..<n]), widthRanges: UnsafeMutableBufferPointer(rebasing: widthRanges[0..<rowCount]),
                     measuredIn: columns.measuredIn.take(), flags: columns.flags.take(), segments: columns.segments.take(), current: current, ratioFrom: ratioFrom, ratio: ratio,
                     states: Self.buffer(styleStates), styles: Self.styleBuffer(styles)))
@@ -163,6 +163,7 @@ public final class CellTextBatch {
         Self.free(view.segmentStart)
         Self.free(UnsafeBufferPointer(view.widest))
         Self.free(UnsafeBufferPointer(view.content))
+        Self.free(UnsafeBufferPointer(view.twoLinesBelow))
         Self.free(UnsafeBufferPointer(view.measuredIn))
         Self.free(UnsafeBufferPointer(view.flags))
         Self.free(UnsafeBufferPointer(view.segments))
@@ -213,10 +214,34 @@ public final class CellTextBatch {
         return (nonNegative, content)
     }
 
+    /// `View.twoLinesBelow` of printable ASCII `text` whose first segment is `first`,
+    /// measured in `style`: an emergency break (`CellMeasurer.emergencyCount`) starts a
+    /// line with that segment, adds its clusters' widths one by one and breaks once the sum
+    /// passes the limit, so below both the segment's width (which calls for the break) and
+    /// that sum the text takes two lines or more.
+    static func twoLinesBelow(_ text: UnsafeRawBufferPointer, first: PreparedSegment?, style: UnsafePointer<TextStyle>, _ engine: TextLayoutEngine) -> Float {
+        guard let first, let base = text.baseAddress else { return 0 }
+        var end = first.end
+        while end > 0 && text[end - 1] == 0x20 { end -= 1 }
+        // The style is read through a pointer: a copy would retain its font chain.
+        guard end >= 2, let widths = engine.asciiClusterWidths(identity: style.pointee.identity) else { return 0 }
+        let b = base.assumingMemoryBound(to: UInt8.self)
+        var sum = 0.0
+        for k in 0..<end {
+            var w = widths[Int(b[k])]
+            if w.isNaN { w = engine.clusterWidth(base, k, k + 1, style.pointee) }
+            guard w >= 0 else { return 0 }
+            sum += w
+        }
+        var below = Float(sum)
+        if Double(below) > sum { below = below.nextDown }
+        return Swift.max(Swift.min(below, first.width), 0)
+    }
+
     /// Bytes held (segments and per-text and per-slot columns).
     public var bytes: Int {
         view.segments.count * MemoryLayout<PreparedSegment>.stride
-            + view.head.count * (4 * 4 + 4 + 4 + 8 + 2 + 1 + MemoryLayout<LineMemo>.stride) + view.segmentStart.count * 4 + view.first.count * 4
+            + view.head.count * (4 * 4 + 4 + 4 + 4 + 8 + 2 + 1 + MemoryLayout<LineMemo>.stride) + view.segmentStart.count * 4 + view.first.count * 4
             + view.widthRanges.count * MemoryLayout<WidthRange>.stride
     }
 
@@ -383,6 +408,12 @@ public final class CellTextBatch {
         /// Per text: its segments' widths without their trailing spaces, summed, a little
         /// under the sum (`CellTextBatch.measure`).
         let content: UnsafeMutableBufferPointer<Float>
+        /// Per text: limits below this give it two lines or more (`boundedCount`): for a
+        /// printable ASCII text of a slot of two lines at most whose first segment has two
+        /// grapheme clusters or more, none of negative width, the least of that segment's
+        /// width and its clusters' widths summed as an emergency break sums them (rounded
+        /// down); 0 for others, and once the text is measured in another style.
+        let twoLinesBelow: UnsafeMutableBufferPointer<Float>
         /// Per text: its widest line at the natural layout width in points, in the style
         /// it is measured in; -1 until needed.
         let natural: UnsafeMutableBufferPointer<Double>
@@ -535,7 +566,7 @@ public final class CellTextBatch {
 fileprivate struct BatchColumns {
     var first = ScratchBuffer<Int32>()
     var head = ScratchBuffer<Int32>(), style = ScratchBuffer<Int32>(), length = ScratchBuffer<Int32>(), segmentStart = ScratchBuffer<Int32>()
-    var widest = ScratchBuffer<Float>(), content = ScratchBuffer<Float>()
+    var widest = ScratchBuffer<Float>(), content = ScratchBuffer<Float>(), twoLinesBelow = ScratchBuffer<Float>()
     var measuredIn = ScratchBuffer<UInt16>()
     var flags = ScratchBuffer<UInt8>()
     var segments = ScratchBuffer<PreparedSegment>()
@@ -601,6 +632,7 @@ struct CellTextBatchBuilder {
         columns.segmentStart.reserveCapacity(2 * rowCount + 1)
         columns.widest.reserveCapacity(2 * rowCount)
         columns.content.reserveCapacity(2 * rowCount)
+        columns.twoLinesBelow.reserveCapacity(2 * rowCount)
         columns.measuredIn.reserveCapacity(2 * rowCount)
         columns.flags.reserveCapacity(2 * rowCount)
         columns.segments.reserveCapacity(16 * rowCount)
@@ -618,7 +650,7 @@ struct CellTextBatchBuilder {
             let s = Int(kp.slotStart) + Int(p.valueSlots[Int(kp.valueStart) + v])
             guard keeps[s] else { continue }
             // Two fields read in place, not the slot program copied per value.
-            let style = p.slots[s].style, isList = p.slots[s].type == .textList
+            let style = p.slots[s].style, isList = p.slots[s].type == .textList, maxLines = p.slots[s].maxLines
             let range = row.range(v)
             guard !range.isEmpty, range.count <= Int(Int32.max) else { continue }
             let f = Int32(columns.head.count)
@@ -649,6 +681,8 @@ struct CellTextBatchBuilder {
                 }
                 #endif
                 columns.flags.append(flags)
+                columns.twoLinesBelow.append(maxLines == 2 && flags & CellTextBatch.View.printableASCII != 0
+                    ? CellTextBatch.twoLinesBelow(text, first: segments.first, style: p.styles.baseAddress.unsafelyUnwrapped + Int(style), engine) : 0)
             }
             if isList {
                 var from = range.lowerBound
@@ -871,6 +905,7 @@ extension CellMeasurer {
             }
         }
         batch.widest[t] = widest
+        batch.twoLinesBelow[t] = 0
         batch.natural[t] = -1
         batch.lines[t] = CellTextBatch.LineMemo()
         batch.measuredIn[t] = state
@@ -1064,6 +1099,8 @@ extension CellMeasurer {
     /// (by the margin of a font scale).
     ///
     /// With no negative width the count does not decrease as the limit narrows, so:
+    /// - a text of two lines at most takes two below `View.twoLinesBelow` (its first
+    ///   segment is broken at its clusters, which the line cannot hold all of);
     /// - a text whose content (`View.content`, its segments' widths summed) is wider than
     ///   `maxLines - 1` lines of the limit, and than its widest segment, takes `maxLines`
     ///   lines or more: each line is at most the limit wide and their widths sum to at
@@ -1079,6 +1116,11 @@ extension CellMeasurer {
     func boundedCount(_ batch: UnsafeMutablePointer<CellTextBatch.View>, _ t: Int, _ memo: CellTextBatch.LineMemo, maxLines: Int,
                       narrow: Double) -> (count: Int, range: (low: Float, high: Float))? {
         guard maxLines > 1, batch.pointee.flags[t] & CellTextBatch.View.nonNegative != 0 else { return nil }
+        // Two lines at most, and a first segment the line cannot hold even by its clusters.
+        if maxLines == 2 {
+            let below = batch.pointee.twoLinesBelow[t]
+            if narrow < Double(below) { return (2, (-.infinity, below)) }
+        }
         let widest = batch.pointee.widest[t]
         // Too long for `maxLines - 1` lines: lines at most `limit` wide, with at least its
         // content between them.
