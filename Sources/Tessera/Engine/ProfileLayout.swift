@@ -466,20 +466,20 @@ final class ProfileLayout {
                     let first = c.slot, end = first + min(rows - first, to - r)
                     let kinds = page.kinds, items = page.itemHeights, flags = page.flags
                     let low = page.heightLow, high = page.heightHigh, groups = page.groupHeights
-                    // The next page's columns load while this one is packed: pages are apart
-                    // in memory, and each column would miss at its start.
-                    let after = store.tree.leaves[Int(leaf)].next
-                    if after != HeightTree.none && r &+ (end &- first) < to {
-                        let next = store.page(ofLeaf: after), rows = store.rowCount(ofLeaf: after)
-                        next.prefetchColumn(next.kinds, 0, rows)
-                        next.prefetchColumn(next.flags, 0, rows)
-                        next.prefetchColumn(next.itemHeights, 0, rows)
-                        next.prefetchColumn(next.heightLow, 0, rows)
-                        next.prefetchColumn(next.heightHigh, 0, rows)
+                    // The row after the page's. The next page's columns load while this one
+                    // is packed: pages are apart in memory, and each column would miss at
+                    // its start.
+                    let next = r &+ (end &- first), after = store.tree.leaves[Int(leaf)].next
+                    if after != HeightTree.none && next < to {
+                        let coming = store.page(ofLeaf: after), n = store.rowCount(ofLeaf: after)
+                        coming.prefetchColumn(coming.kinds, 0, n)
+                        coming.prefetchColumn(coming.flags, 0, n)
+                        coming.prefetchColumn(coming.itemHeights, 0, n)
+                        coming.prefetchColumn(coming.heightLow, 0, n)
+                        coming.prefetchColumn(coming.heightHigh, 0, n)
                     }
                     // The measured rows on the page, then every row's flag and height (the
                     // lines' spans below), in loops of their own.
-                    let next = r &+ (end &- first)
                     while m < measuredRows.count && Int(measuredRows[m]) < next {
                         let s = first &+ (Int(measuredRows[m]) &- r)
                         items[s] = measuredUnits[m]
@@ -547,7 +547,7 @@ final class ProfileLayout {
                         if delta != 0 { store.tree.adjust(leaf: leaf, rows: 0, height: delta) }
                     }
                     c.slot = 0
-                    c.leaf = store.tree.leaves[Int(leaf)].next
+                    c.leaf = after
                 }
             }
         }

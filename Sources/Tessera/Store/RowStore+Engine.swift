@@ -123,7 +123,7 @@ extension RowStore {
                 }
             }
             row &+= n
-            l = tree.leaves[Int(l)].next
+            l = after
         }
         return gained
     }
@@ -202,7 +202,8 @@ extension RowStore {
     }
 
     /// Writes measured heights (units, at most `LayoutUnit.maximumRowUnits`) to `rows`
-    /// (ascending, distinct), flags them measured and clears `clearing`. O(k log n).
+    /// (ascending, distinct), flags them measured and clears `clearing`. O(k + log n · pages
+    /// touched).
     mutating func setMeasuredHeights(rows: UnsafeBufferPointer<Int32>, units: UnsafeBufferPointer<UInt32>, clearing: UInt16) {
         guard !rows.isEmpty else { return }
         version &+= 1
