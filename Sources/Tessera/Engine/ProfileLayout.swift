@@ -466,18 +466,9 @@ final class ProfileLayout {
                     let first = c.slot, end = first + min(rows - first, to - r)
                     let kinds = page.kinds, items = page.itemHeights, flags = page.flags
                     let low = page.heightLow, high = page.heightHigh, groups = page.groupHeights
-                    // The row after the page's. The next page's columns load while this one
-                    // is packed: pages are apart in memory, and each column would miss at
-                    // its start.
+                    // The row after the page's; the next page loads while this one is packed.
                     let next = r &+ (end &- first), after = store.tree.leaves[Int(leaf)].next
-                    if after != HeightTree.none && next < to {
-                        let coming = store.page(ofLeaf: after), n = store.rowCount(ofLeaf: after)
-                        coming.prefetchColumn(coming.kinds, 0, n)
-                        coming.prefetchColumn(coming.flags, 0, n)
-                        coming.prefetchColumn(coming.itemHeights, 0, n)
-                        coming.prefetchColumn(coming.heightLow, 0, n)
-                        coming.prefetchColumn(coming.heightHigh, 0, n)
-                    }
+                    if next < to { store.prefetchPage(ofLeaf: after, kinds: true, heights: true, items: true) }
                     // The measured rows on the page, then every row's flag and height (the
                     // lines' spans below), in loops of their own.
                     while m < measuredRows.count && Int(measuredRows[m]) < next {

@@ -89,6 +89,22 @@ extension RowStore {
         page.flags[slot] |= bits
     }
 
+    /// Starts loading the flags of leaf `l`'s page (none: nothing), and its kinds, heights
+    /// and item heights where asked: the columns a pass over its rows reads. Pages lie
+    /// apart in memory, so each column would otherwise miss at its start.
+    @inline(__always)
+    func prefetchPage(ofLeaf l: UInt32, kinds: Bool = false, heights: Bool = false, items: Bool = false) {
+        guard l != HeightTree.none else { return }
+        let page = page(ofLeaf: l), n = rowCount(ofLeaf: l)
+        page.prefetchColumn(page.flags, 0, n)
+        if kinds { page.prefetchColumn(page.kinds, 0, n) }
+        if heights {
+            page.prefetchColumn(page.heightLow, 0, n)
+            page.prefetchColumn(page.heightHigh, 0, n)
+        }
+        if items { page.prefetchColumn(page.itemHeights, 0, n) }
+    }
+
     /// Sets on every row the bits `bits[kind]` of its kind and, for a kind with
     /// `asks[kind]`, those `body(row, kind, flags)` returns; returns how many rows gained
     /// `bit`. Rows of kinds that do not ask cost no branch.
@@ -102,11 +118,7 @@ extension RowStore {
             let page = page(ofLeaf: l), n = rowCount(ofLeaf: l)
             let kinds = page.kinds, flags = page.flags
             let after = tree.leaves[Int(l)].next
-            if after != HeightTree.none {
-                let next = self.page(ofLeaf: after), rows = rowCount(ofLeaf: after)
-                next.prefetchColumn(next.kinds, 0, rows)
-                next.prefetchColumn(next.flags, 0, rows)
-            }
+            prefetchPage(ofLeaf: after, kinds: true)
             if asksAny {
                 for s in 0..<n {
                     let k = Int(kinds[s]), f = flags[s]
@@ -218,13 +230,7 @@ extension RowStore {
             let page = page(ofLeaf: leaf), n = rowCount(ofLeaf: leaf)
             let low = page.heightLow, high = page.heightHigh, flags = page.flags
             let first = Int(rows[i]) - leafRow
-            let after = tree.leaves[Int(leaf)].next
-            if after != HeightTree.none && Int(rows[rows.count - 1]) >= leafRow + n {
-                let next = self.page(ofLeaf: after), count = rowCount(ofLeaf: after)
-                next.prefetchColumn(next.heightLow, 0, count)
-                next.prefetchColumn(next.heightHigh, 0, count)
-                next.prefetchColumn(next.flags, 0, count)
-            }
+            if Int(rows[rows.count - 1]) >= leafRow + n { prefetchPage(ofLeaf: tree.leaves[Int(leaf)].next, heights: true) }
             while i < rows.count {
                 let slot = Int(rows[i]) &- leafRow
                 guard slot < n else { break }
