@@ -1183,8 +1183,9 @@ extension CellMeasurer {
     /// the same order, so the same count, cut and `range`, without writing lines or
     /// updating the range through a pointer per cluster. Printable ASCII content (all of it
     /// with `ascii`, the text's flag) is a cluster per byte whose width is read from the
-    /// engine's ASCII table, and ends before its trailing U+0020s. Nil without the table
-    /// (no segment cache).
+    /// engine's cluster table, and ends before its trailing U+0020s; other simple Latin
+    /// content (`TextLayoutEngine.isSimpleLatin`) a cluster per scalar, read from the same
+    /// table. Nil without the table (no segment cache).
     func emergencyCount(_ view: PreparedTextView, _ bytes: UnsafeRawBufferPointer, _ style: UnsafePointer<TextStyle>, ascii: Bool, limit: Double,
                         maxLines: Int, range: inout (low: Double, high: Double)) -> (count: Int, partial: Bool)? {
         guard let widths = textEngine.asciiClusterWidths(identity: style.pointee.identity) else { return nil }
@@ -1250,6 +1251,18 @@ extension CellMeasurer {
                             break scan
                         }
                         k += 1
+                    }
+                } else if TextLayoutEngine.isSimpleLatin(content) {
+                    var k = segmentStart
+                    while k < contentEnd {
+                        let (index, length) = TextLayoutEngine.simpleCluster(b, k)
+                        var w = widths[index]
+                        if w.isNaN { w = textEngine.simpleClusterWidth(widths, index, base, k, length, style) }
+                        guard add(w) else {
+                            cut = true
+                            break scan
+                        }
+                        k &+= length
                     }
                 } else {
                     var it = GraphemeBreakIterator(validUTF8: content)

@@ -231,10 +231,10 @@ extension TextLayoutEngine {
         return style.letterSpacing == 0 ? total : total + style.letterSpacing * Double(clusters)
     }
 
-    /// The widths of one-byte ASCII clusters in `style` (NaN: not measured yet), or nil
-    /// without a segment cache: a 128-entry table of the segment cache's answers, kept for
-    /// the last few styles used (the clusters of URLs, e-mail addresses and codes that need
-    /// emergency breaks; a font-scale change breaks texts in their old and new styles).
+    /// The widths of the clusters `simpleCluster` indexes in `style` (NaN: not measured
+    /// yet), or nil without a segment cache: a table of the segment cache's answers, kept
+    /// for the last few styles used (the clusters of URLs, codes and long Latin words that
+    /// need emergency breaks; a font-scale change breaks texts in their old and new styles).
     @inline(__always)
     func asciiClusterWidths(_ style: TextStyle) -> UnsafeMutablePointer<Double>? { asciiClusterWidths(identity: style.identity) }
 
@@ -243,12 +243,12 @@ extension TextLayoutEngine {
     func asciiClusterWidths(identity: UInt64) -> UnsafeMutablePointer<Double>? {
         guard segmentCache.isEnabled else { return nil }
         let c = caches
-        for i in 0..<Caches.asciiTables where c.pointee.asciiStyles[i] == identity { return c.pointee.asciiWidths + 128 * i }
+        for i in 0..<Caches.asciiTables where c.pointee.asciiStyles[i] == identity { return c.pointee.asciiWidths + Caches.simpleClusters * i }
         let i = c.pointee.asciiNext
         c.pointee.asciiNext = (i + 1) % Caches.asciiTables
         c.pointee.asciiStyles[i] = identity
-        (c.pointee.asciiWidths + 128 * i).update(repeating: .nan, count: 128)
-        return c.pointee.asciiWidths + 128 * i
+        (c.pointee.asciiWidths + Caches.simpleClusters * i).update(repeating: .nan, count: Caches.simpleClusters)
+        return c.pointee.asciiWidths + Caches.simpleClusters * i
     }
 
     /// Width of the cluster `[a, b)` of `utf8` (content or space).
@@ -262,6 +262,44 @@ extension TextLayoutEngine {
             return m.width + m.whitespaceWidth
         }
         let m = measureSegment(base + a, b - a, style)
+        return m.width + m.whitespaceWidth
+    }
+
+    /// Whether every scalar of `bytes` is printable ASCII or in U+00A0...U+017F (Latin-1
+    /// letters and signs, Latin Extended-A) other than the soft hyphen: none of them has a
+    /// Grapheme_Cluster_Break value other than Other, so each is a cluster of its own.
+    @inline(__always)
+    static func isSimpleLatin(_ bytes: UnsafeRawBufferPointer) -> Bool {
+        var k = 0
+        while k < bytes.count {
+            let lead = bytes[k]
+            if lead >= 0x20 && lead <= 0x7E {
+                k &+= 1
+                continue
+            }
+            guard lead >= 0xC2 && lead <= 0xC5, k &+ 1 < bytes.count, bytes[k &+ 1] & 0xC0 == 0x80 else { return false }
+            let scalar = Int(lead & 0x1F) << 6 | Int(bytes[k &+ 1] & 0x3F)
+            guard scalar >= 0xA0 && scalar != 0xAD else { return false }
+            k &+= 2
+        }
+        return true
+    }
+
+    /// The cluster of a simple Latin text (`isSimpleLatin`) at `k`: its entry in the
+    /// cluster width table and its length in bytes.
+    @inline(__always)
+    static func simpleCluster(_ b: UnsafePointer<UInt8>, _ k: Int) -> (index: Int, length: Int) {
+        let lead = b[k]
+        if lead < 0x80 { return (Int(lead), 1) }
+        return (128 &+ (Int(lead & 0x1F) << 6 | Int(b[k &+ 1] & 0x3F)) &- 0xA0, 2)
+    }
+
+    /// The width of a simple Latin text's cluster `[k, k + length)`, entry `index` of
+    /// `widths`, measured and kept on first use.
+    func simpleClusterWidth(_ widths: UnsafeMutablePointer<Double>, _ index: Int, _ base: UnsafeRawPointer, _ k: Int, _ length: Int,
+                            _ style: UnsafePointer<TextStyle>) -> Double {
+        let m = measureSegment(base + k, length, style.pointee)
+        widths[index] = m.width + m.whitespaceWidth
         return m.width + m.whitespaceWidth
     }
 
@@ -372,6 +410,17 @@ extension TextLayoutEngine {
                             if w.isNaN { w = clusterWidth(base, segmentStart + b - 1, segmentStart + b, style) }
                             guard add(b, w) else { break }
                             b += 1
+                        }
+                    } else if Self.isSimpleLatin(content), let widths = asciiClusterWidths(style) {
+                        // A cluster per scalar, as above, one or two bytes long.
+                        let bytes = base.assumingMemoryBound(to: UInt8.self)
+                        var k = segmentStart, end = segmentStart &+ content.count
+                        while k < end {
+                            let (index, length) = Self.simpleCluster(bytes, k)
+                            var w = widths[index]
+                            if w.isNaN { w = withUnsafePointer(to: style) { simpleClusterWidth(widths, index, base, k, length, $0) } }
+                            guard add(k &- segmentStart &+ length, w) else { break }
+                            k &+= length
                         }
                     } else {
                         var it = GraphemeBreakIterator(validUTF8: content)

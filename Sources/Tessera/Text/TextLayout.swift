@@ -86,9 +86,11 @@ public final class TextLayoutEngine {
         /// Whether the text last prepared was all printable ASCII measured from the primary
         /// face's tables (so that face maps every scalar of it).
         var preparedFromASCIITables = false
-        /// Widths of one-byte ASCII clusters, 128 per style for the styles `asciiStyles` (NaN:
-        /// not known yet); a new style takes the table taken longest ago.
+        /// Widths of the clusters `TextLayoutEngine.simpleCluster` indexes (printable ASCII
+        /// and U+00A0...U+017F), `simpleClusters` per style for the styles `asciiStyles`
+        /// (NaN: not known yet); a new style takes the table taken longest ago.
         static let asciiTables = 4
+        static let simpleClusters = 128 + 0x180 - 0xA0
         let asciiStyles: UnsafeMutablePointer<UInt64> = {
             let p = UnsafeMutablePointer<UInt64>.allocate(capacity: asciiTables)
             p.initialize(repeating: 0, count: asciiTables)
@@ -96,8 +98,8 @@ public final class TextLayoutEngine {
         }()
         var asciiNext = 0
         let asciiWidths: UnsafeMutablePointer<Double> = {
-            let p = UnsafeMutablePointer<Double>.allocate(capacity: 128 * asciiTables)
-            p.initialize(repeating: .nan, count: 128 * asciiTables)
+            let p = UnsafeMutablePointer<Double>.allocate(capacity: simpleClusters * asciiTables)
+            p.initialize(repeating: .nan, count: simpleClusters * asciiTables)
             return p
         }()
     }
@@ -155,7 +157,7 @@ public final class TextLayoutEngine {
     public func removeAllCachedResults() {
         segmentCache.deallocate()
         caches.pointee.asciiStyles.update(repeating: 0, count: Caches.asciiTables)
-        caches.pointee.asciiWidths.update(repeating: .nan, count: 128 * Caches.asciiTables)
+        caches.pointee.asciiWidths.update(repeating: .nan, count: Caches.simpleClusters * Caches.asciiTables)
         preparedCache.removeAll()
         lineCache.removeAll()
         helpers.forEach { $0.removeAllCachedResults() }
