@@ -1028,7 +1028,7 @@ extension CellMeasurer {
             if count == Self.needsEmergency {
                 // Counted again in the kept widths at the scaled limit, breaking its segments
                 // at grapheme clusters measured in the style those widths are in.
-                let scaled = limit / ratio
+                let scaled = Self.scaled(limit, ratio)
                 let (memo, count) = emergencyLines(batch, t, batch.pointee.view(t), bytes,
                                                    batch.pointee.styles.baseAddress.unsafelyUnwrapped + Int(batch.pointee.measuredIn[t]),
                                                    width: scaled - TextLayoutEngine.widthTolerance, maxLines: maxLines)
@@ -1058,7 +1058,7 @@ extension CellMeasurer {
         let memo = batch.pointee.lines[t]
         let counts = !memo.partial || (maxLines > 0 && maxLines < Int(memo.count))
         if ratio != 1 {
-            let scaled = limit / ratio
+            let scaled = Self.scaled(limit, ratio)
             if counts && Self.holdsScaled(memo, scaled) { return maxLines > 0 ? Swift.min(Int(memo.count), maxLines) : Int(memo.count) }
             if let known = boundedCount(batch, t, memo, maxLines: maxLines, narrow: scaled * (1 + Self.scaleMargin)) { return known.count }
             let view = batch.pointee.view(t)
@@ -1085,6 +1085,13 @@ extension CellMeasurer {
         reportLines(batch, t, fresh.low, fresh.high, count: count, maxLines: maxLines)
         return maxLines > 0 ? Swift.min(count, maxLines) : count
     }
+
+    /// A limit in the kept widths of a text whose widths scale by `ratio`: the limit times
+    /// the ratio's reciprocal, which is computed while the limit is (a division after it
+    /// would lengthen each row's chain of dependent steps). Within a relative 2^-52 of the
+    /// quotient, far inside `scaleMargin`, which every use of it allows for.
+    @inline(__always)
+    static func scaled(_ limit: Double, _ ratio: Double) -> Double { limit * (1 / ratio) }
 
     /// Whether a count kept in other widths holds at `scaled` (the limit over the ratio):
     /// inside its range by `scaleMargin` at both ends.
