@@ -399,13 +399,13 @@ import Testing
         var bounded = 0
         for _ in 0..<300 {
             let text = (0..<rng.int(1...4)).map { _ in rng.pick(words) }.joined(separator: rng.chance(0.2) ? "  " : " ")
-            try Array(text.utf8).withUnsafeBytes { utf8 in
+            Array(text.utf8).withUnsafeBytes { utf8 in
                 let widest = engine.prepare(utf8, style)
                 let segments = Array(engine.caches.pointee.segments.buffer)
                 let below = withUnsafePointer(to: style) { CellTextBatch.twoLinesBelow(utf8, first: segments.first, style: $0, engine) }
                 guard below > 0 else { return }
                 bounded += 1
-                try segments.withUnsafeBufferPointer { segs in
+                segments.withUnsafeBufferPointer { segs in
                     let view = PreparedTextView(segments: segs, widest: widest)
                     for limit in [Double(below.nextDown), Double(below) * 0.9, Double(below) / 2, 8] where limit > 0 {
                         _ = engine.breakLines(view, utf8, style, width: limit - TextLayoutEngine.widthTolerance, maxLines: 2, range: nil)

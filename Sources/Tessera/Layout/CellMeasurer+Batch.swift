@@ -224,7 +224,7 @@ public final class CellTextBatch {
         var end = first.end
         while end > 0 && text[end - 1] == 0x20 { end -= 1 }
         // The style is read through a pointer: a copy would retain its font chain.
-        guard end >= 2, let widths = engine.asciiClusterWidths(identity: style.pointee.identity) else { return 0 }
+        guard end >= 2, let widths = engine.simpleClusterWidths(identity: style.pointee.identity) else { return 0 }
         let b = base.assumingMemoryBound(to: UInt8.self)
         var sum = 0.0
         for k in 0..<end {
@@ -1195,7 +1195,7 @@ extension CellMeasurer {
     /// table. Nil without the table (no segment cache).
     func emergencyCount(_ view: PreparedTextView, _ bytes: UnsafeRawBufferPointer, _ style: UnsafePointer<TextStyle>, ascii: Bool, limit: Double,
                         maxLines: Int, range: inout (low: Double, high: Double)) -> (count: Int, partial: Bool)? {
-        guard let widths = textEngine.asciiClusterWidths(identity: style.pointee.identity) else { return nil }
+        guard let widths = textEngine.simpleClusterWidths(identity: style.pointee.identity) else { return nil }
         let base = bytes.baseAddress.unsafelyUnwrapped
         let b = base.assumingMemoryBound(to: UInt8.self)
         var low = range.low, high = range.high

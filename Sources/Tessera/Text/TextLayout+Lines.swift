@@ -236,26 +236,26 @@ extension TextLayoutEngine {
     /// for the last few styles used (the clusters of URLs, codes and long Latin words that
     /// need emergency breaks; a font-scale change breaks texts in their old and new styles).
     @inline(__always)
-    func asciiClusterWidths(_ style: TextStyle) -> UnsafeMutablePointer<Double>? { asciiClusterWidths(identity: style.identity) }
+    func simpleClusterWidths(_ style: TextStyle) -> UnsafeMutablePointer<Double>? { simpleClusterWidths(identity: style.identity) }
 
-    /// `asciiClusterWidths` of the style of `identity`.
+    /// `simpleClusterWidths` of the style of `identity`.
     @inline(__always)
-    func asciiClusterWidths(identity: UInt64) -> UnsafeMutablePointer<Double>? {
+    func simpleClusterWidths(identity: UInt64) -> UnsafeMutablePointer<Double>? {
         guard segmentCache.isEnabled else { return nil }
-        let c = caches
-        for i in 0..<Caches.asciiTables where c.pointee.asciiStyles[i] == identity { return c.pointee.asciiWidths + Caches.simpleClusters * i }
-        let i = c.pointee.asciiNext
-        c.pointee.asciiNext = (i + 1) % Caches.asciiTables
-        c.pointee.asciiStyles[i] = identity
-        (c.pointee.asciiWidths + Caches.simpleClusters * i).update(repeating: .nan, count: Caches.simpleClusters)
-        return c.pointee.asciiWidths + Caches.simpleClusters * i
+        let c = caches, size = Caches.simpleClusters
+        for i in 0..<Caches.clusterTables where c.pointee.clusterStyles[i] == identity { return c.pointee.clusterWidths + size * i }
+        let i = c.pointee.clusterNext
+        c.pointee.clusterNext = (i + 1) % Caches.clusterTables
+        c.pointee.clusterStyles[i] = identity
+        (c.pointee.clusterWidths + size * i).update(repeating: .nan, count: size)
+        return c.pointee.clusterWidths + size * i
     }
 
     /// Width of the cluster `[a, b)` of `utf8` (content or space).
     @inline(__always)
     func clusterWidth(_ base: UnsafeRawPointer, _ a: Int, _ b: Int, _ style: TextStyle) -> Double {
         let byte = base.load(fromByteOffset: a, as: UInt8.self)
-        if b - a == 1 && byte < 0x80, let widths = asciiClusterWidths(style) {
+        if b - a == 1 && byte < 0x80, let widths = simpleClusterWidths(style) {
             if !widths[Int(byte)].isNaN { return widths[Int(byte)] }
             let m = measureSegment(base + a, 1, style)
             widths[Int(byte)] = m.width + m.whitespaceWidth
@@ -403,7 +403,7 @@ extension TextLayoutEngine {
                         // Each printable ASCII byte is a grapheme cluster of its own (no
                         // Extend, SpacingMark or CR LF among them): the same clusters without
                         // the iterator, their widths read from the table straight.
-                        let widths = asciiClusterWidths(style)
+                        let widths = simpleClusterWidths(style)
                         var b = 1
                         while b <= content.count {
                             var w = widths?[Int(content[b - 1])] ?? .nan
@@ -411,10 +411,11 @@ extension TextLayoutEngine {
                             guard add(b, w) else { break }
                             b += 1
                         }
-                    } else if Self.isSimpleLatin(content), let widths = asciiClusterWidths(style) {
+                    } else if Self.isSimpleLatin(content), let widths = simpleClusterWidths(style) {
                         // A cluster per scalar, as above, one or two bytes long.
                         let bytes = base.assumingMemoryBound(to: UInt8.self)
-                        var k = segmentStart, end = segmentStart &+ content.count
+                        var k = segmentStart
+                        let end = segmentStart &+ content.count
                         while k < end {
                             let (index, length) = Self.simpleCluster(bytes, k)
                             var w = widths[index]

@@ -87,19 +87,19 @@ public final class TextLayoutEngine {
         /// face's tables (so that face maps every scalar of it).
         var preparedFromASCIITables = false
         /// Widths of the clusters `TextLayoutEngine.simpleCluster` indexes (printable ASCII
-        /// and U+00A0...U+017F), `simpleClusters` per style for the styles `asciiStyles`
+        /// and U+00A0...U+017F), `simpleClusters` per style for the styles `clusterStyles`
         /// (NaN: not known yet); a new style takes the table taken longest ago.
-        static let asciiTables = 4
+        static let clusterTables = 4
         static let simpleClusters = 128 + 0x180 - 0xA0
-        let asciiStyles: UnsafeMutablePointer<UInt64> = {
-            let p = UnsafeMutablePointer<UInt64>.allocate(capacity: asciiTables)
-            p.initialize(repeating: 0, count: asciiTables)
+        let clusterStyles: UnsafeMutablePointer<UInt64> = {
+            let p = UnsafeMutablePointer<UInt64>.allocate(capacity: clusterTables)
+            p.initialize(repeating: 0, count: clusterTables)
             return p
         }()
-        var asciiNext = 0
-        let asciiWidths: UnsafeMutablePointer<Double> = {
-            let p = UnsafeMutablePointer<Double>.allocate(capacity: simpleClusters * asciiTables)
-            p.initialize(repeating: .nan, count: simpleClusters * asciiTables)
+        var clusterNext = 0
+        let clusterWidths: UnsafeMutablePointer<Double> = {
+            let p = UnsafeMutablePointer<Double>.allocate(capacity: simpleClusters * clusterTables)
+            p.initialize(repeating: .nan, count: simpleClusters * clusterTables)
             return p
         }()
     }
@@ -141,8 +141,8 @@ public final class TextLayoutEngine {
         caches.pointee.positions.deallocate()
         caches.pointee.hashes.deallocate()
         caches.pointee.pendingSegments.deallocate()
-        caches.pointee.asciiStyles.deallocate()
-        caches.pointee.asciiWidths.deallocate()
+        caches.pointee.clusterStyles.deallocate()
+        caches.pointee.clusterWidths.deallocate()
         caches.deinitialize(count: 1)
         caches.deallocate()
     }
@@ -156,8 +156,8 @@ public final class TextLayoutEngine {
     /// Empties every cache (statistics counters other than entries and bytes are kept).
     public func removeAllCachedResults() {
         segmentCache.deallocate()
-        caches.pointee.asciiStyles.update(repeating: 0, count: Caches.asciiTables)
-        caches.pointee.asciiWidths.update(repeating: .nan, count: Caches.simpleClusters * Caches.asciiTables)
+        caches.pointee.clusterStyles.update(repeating: 0, count: Caches.clusterTables)
+        caches.pointee.clusterWidths.update(repeating: .nan, count: Caches.simpleClusters * Caches.clusterTables)
         preparedCache.removeAll()
         lineCache.removeAll()
         helpers.forEach { $0.removeAllCachedResults() }
