@@ -1354,9 +1354,12 @@ extension CellMeasurer {
         let far = Self.naturalLayoutWidth / 2
         // Far below the natural layout width, the kept line is found by filling alone.
         guard batch.pointee.widest[t] <= Float(far), let kept = keptNaturalWidth(batch, t) else { return nil }
-        let x = kept * ratio * LayoutUnit.perPoint, m = Self.scaleMargin
-        let low = LayoutUnit.ceiling(x * (1 - m))
-        guard kept <= far && kept * ratio <= far && low == LayoutUnit.ceiling(x * (1 + m)) else { return nil }
+        // Each end of the margin is one product with the kept width, its factor computed
+        // beside the chain that ends in that width (`scaled(_:_:)`); within a few units in
+        // the last place of the two products before, far inside the margin.
+        let m = Self.scaleMargin, units = ratio * LayoutUnit.perPoint
+        let low = LayoutUnit.ceiling(kept * (units * (1 - m)))
+        guard kept <= far && kept * ratio <= far && low == LayoutUnit.ceiling(kept * (units * (1 + m))) else { return nil }
         return Swift.max(low, 0)
     }
 
