@@ -257,9 +257,7 @@ extension TextLayoutEngine {
         let byte = base.load(fromByteOffset: a, as: UInt8.self)
         if b - a == 1 && byte < 0x80, let widths = simpleClusterWidths(style) {
             if !widths[Int(byte)].isNaN { return widths[Int(byte)] }
-            let m = measureSegment(base + a, 1, style)
-            widths[Int(byte)] = m.width + m.whitespaceWidth
-            return m.width + m.whitespaceWidth
+            return withUnsafePointer(to: style) { simpleClusterWidth(widths, Int(byte), base, a, 1, $0) }
         }
         let m = measureSegment(base + a, b - a, style)
         return m.width + m.whitespaceWidth
