@@ -210,7 +210,9 @@ import Testing
     }
 
     /// Rows measured with a batch kept from the first platform at scale 1, brought to each
-    /// scale and platform, against fresh measurers (heights, and each kept segment's widths).
+    /// scale and platform, against fresh measurers: heights with texts scaled where they
+    /// can be, then with every text in another style measured again (`restyle`), and each
+    /// of those texts' segment widths.
     func checkRestyled(_ name: String, _ profile: Profile, _ kinds: [UInt16], _ text: RowText) throws {
         let platform = profile.platforms[0]
         let start = LayoutEnvironment(width: 375, platform: platform)
@@ -221,13 +223,17 @@ import Testing
         targets.append(start)
         for e in targets {
             try m.setEnvironment(e)
-            var h = [Double](repeating: 0, count: kinds.count)
-            try CellTextBatchTests().heights(m, kinds, text, batch: batch, into: &h)
             let fresh = try CellMeasurer(profile: profile, environment: e)
             let reference = try prepare(fresh, kinds, text)
             var plain = [Double](repeating: 0, count: kinds.count)
             try CellTextBatchTests().heights(fresh, kinds, text, batch: nil, into: &plain)
-            #expect(h == plain, "\(name) heights at \(e)")
+            for restyling in [false, true] {
+                batch.view.restylesEveryText = restyling
+                var h = [Double](repeating: 0, count: kinds.count)
+                try CellTextBatchTests().heights(m, kinds, text, batch: batch, into: &h)
+                #expect(h == plain, "\(name) heights at \(e)\(restyling ? ", every text measured again" : "")")
+            }
+            batch.view.restylesEveryText = false
             // Texts kept in both (same slots placed) and brought to the current style.
             let a = batch.view, b = reference.view
             var compared = 0

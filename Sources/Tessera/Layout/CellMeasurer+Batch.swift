@@ -41,9 +41,11 @@ import CJemalloc
 /// limit keep their height without being filled again, and at any width a long text at
 /// its limit is not filled either.
 ///
-/// **Font scale.** A text measured alone in its primary face by the built-in shaper, with
-/// no negative width, has every width `Float(r × v)` in a style whose size and letter
-/// spacing are `r` times those it was measured in, where its kept widths are `Float(v)`.
+/// **Font scale.** A text measured by the built-in shaper, with no negative width, alone in
+/// its primary face or in runs of the faces of a font chain the new style shares (each run
+/// its advances and kerning times the size over its face's units per em, summed), has
+/// every width `Float(r × v)` in a style whose size and letter spacing are `r` times those
+/// it was measured in, where its kept widths are `Float(v)`.
 /// Each line width the fill compares is a sum of such widths, so in the new style it is
 /// `r` times the kept sum to within a relative `2^-23` (two single-precision roundings and
 /// the double arithmetic). Its line count at limit `L` is therefore its count at `L / r`
@@ -84,6 +86,8 @@ public final class CellTextBatch {
         /// In points (a profile's letter spacing times the font scale).
         var letterSpacing: Double
         var primary: ObjectIdentifier
+        /// The font chain's identity: texts with runs in its other faces scale only within it.
+        var chain: UInt64
         var unitsPerEm: Double
         /// `unitsPerEm / size`, for recovering unit sums.
         var unitsPerPoint: Double
@@ -323,7 +327,7 @@ public final class CellTextBatch {
     static func state(_ style: TextStyle, _ engine: TextLayoutEngine) -> StyleState {
         let primary = style.fontChain.fonts[0]
         return StyleState(identity: style.identity, size: style.size, builtIn: engine.usesBuiltInShaper, letterSpacing: style.letterSpacing,
-                          primary: ObjectIdentifier(primary), unitsPerEm: Double(primary.unitsPerEm), unitsPerPoint: Double(primary.unitsPerEm) / style.size)
+                          primary: ObjectIdentifier(primary), chain: style.fontChain.identity, unitsPerEm: Double(primary.unitsPerEm), unitsPerPoint: Double(primary.unitsPerEm) / style.size)
     }
 
     /// A kept text's last line count and the line widths over which it holds: for a limit
@@ -430,9 +434,11 @@ public final class CellTextBatch {
         static let printableASCII: UInt8 = 2
         /// No segment width and no whitespace width is negative.
         static let nonNegative: UInt8 = 4
-        /// Both: the text's widths scale with the size (see "Font scale").
-        static let scalable: UInt8 = mappedAlone | nonNegative
         let segments: UnsafeMutableBufferPointer<PreparedSegment>
+        #if TESSERA_INVARIANTS
+        /// Tests: a kept text in another style is measured again (`restyle`), never scaled.
+        var restylesEveryText = false
+        #endif
         /// Per style of the program in use: its state's index (`adopt`).
         let current: UnsafeMutableBufferPointer<UInt16>
         /// Per style of the program in use: the state last asked about by `scale` (`.max`:
@@ -552,7 +558,12 @@ public final class CellTextBatch {
         func keptScale(_ t: Int, style: Int32) -> Double? {
             let from = measuredIn[t]
             if from == current[Int(style)] { return 1 }
-            guard flags[t] & Self.scalable == Self.scalable else { return nil }
+            #if TESSERA_INVARIANTS
+            if restylesEveryText { return nil }
+            #endif
+            // Texts with runs in other faces (CJK, emoji) scale as well, within one chain.
+            guard flags[t] & Self.nonNegative != 0,
+                  flags[t] & Self.mappedAlone != 0 || states[Int(from)].chain == states[Int(current[Int(style)])].chain else { return nil }
             let r = scale(style: Int(style), from: from)
             return r > 0 ? r : nil
         }
