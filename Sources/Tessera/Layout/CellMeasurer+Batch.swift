@@ -86,7 +86,8 @@ public final class CellTextBatch {
         /// In points (a profile's letter spacing times the font scale).
         var letterSpacing: Double
         var primary: ObjectIdentifier
-        /// The font chain's identity: texts with runs in its other faces scale only within it.
+        /// The font chain's identity: widths scale only within one chain (a text may have
+        /// runs in any of its faces).
         var chain: UInt64
         var unitsPerEm: Double
         /// `unitsPerEm / size`, for recovering unit sums.
@@ -101,13 +102,14 @@ public final class CellTextBatch {
             return Float(letterSpacing == 0 ? x : x + letterSpacing * Double(clusters))
         }
 
-        /// `r` such that every width `a.width(units:clusters:)` gives is, before its rounding
-        /// to single precision, `r` times what `width(units:clusters:)` of `a` gives to within
-        /// a few units in the last place of a double, for a built-in shaper and the same
-        /// primary face; 0 otherwise or when a width could be negative (a negative letter
+        /// `r` such that every width the built-in shaper gives a text in `b` (its runs' unit
+        /// sums, each times the size over its face's units per em, plus the letter spacing
+        /// per cluster) is, before its rounding to single precision, `r` times what it gives
+        /// the text in `a` to within a few units in the last place of a double, for the same
+        /// font chain; 0 otherwise or when a width could be negative (a negative letter
         /// spacing) or the ratio is beyond 1/64...64.
         static func ratio(_ a: StyleState, _ b: StyleState) -> Double {
-            guard a.builtIn, b.builtIn, a.primary == b.primary, a.size > 0, b.size > 0, a.letterSpacing >= 0, b.letterSpacing >= 0 else { return 0 }
+            guard a.builtIn, b.builtIn, a.chain == b.chain, a.size > 0, b.size > 0, a.letterSpacing >= 0, b.letterSpacing >= 0 else { return 0 }
             let r = b.size / a.size
             // Letter spacing follows the font scale as the size does.
             guard r >= 1.0 / 64, r <= 64, (b.letterSpacing - r * a.letterSpacing).magnitude <= b.letterSpacing * 0x1p-40 else { return 0 }
@@ -432,7 +434,8 @@ public final class CellTextBatch {
         let flags: UnsafeMutableBufferPointer<UInt8>
         static let mappedAlone: UInt8 = 1
         static let printableASCII: UInt8 = 2
-        /// No segment width and no whitespace width is negative.
+        /// No segment width and no whitespace width is negative: the text's widths scale
+        /// with the size (see "Font scale").
         static let nonNegative: UInt8 = 4
         let segments: UnsafeMutableBufferPointer<PreparedSegment>
         #if TESSERA_INVARIANTS
@@ -561,9 +564,7 @@ public final class CellTextBatch {
             #if TESSERA_INVARIANTS
             if restylesEveryText { return nil }
             #endif
-            // Texts with runs in other faces (CJK, emoji) scale as well, within one chain.
-            guard flags[t] & Self.nonNegative != 0,
-                  flags[t] & Self.mappedAlone != 0 || states[Int(from)].chain == states[Int(current[Int(style)])].chain else { return nil }
+            guard flags[t] & Self.nonNegative != 0 else { return nil }
             let r = scale(style: Int(style), from: from)
             return r > 0 ? r : nil
         }
