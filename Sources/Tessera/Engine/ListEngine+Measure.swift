@@ -423,23 +423,33 @@ extension ListEngine {
                                     var textRow = -1, textAt = 0, segmentRow = -1, segmentAt = 0
                                     var c = starts[i]
                                     while c.row < range.upperBound {
-                                        let page = walker.page(c.leaf), b = c.row &- range.lowerBound
-                                        if c.slot &+ 8 < Int(walker.leaves[Int(c.leaf)].count) {
-                                            let record = arena + Int(page.text[c.slot &+ 8]) &* 4
-                                            tess_prefetch(record)
-                                            tess_prefetch(record + 64)
+                                        // A page at a time: its columns found once.
+                                        let page = walker.page(c.leaf), count = Int(walker.leaves[Int(c.leaf)].count)
+                                        let end = Swift.min(count, c.slot &+ (range.upperBound &- c.row))
+                                        let flags = page.flags, text = page.text
+                                        var slot = c.slot, b = c.row &- range.lowerBound
+                                        while slot < end {
+                                            if slot &+ 8 < count {
+                                                let record = arena + Int(text[slot &+ 8]) &* 4
+                                                tess_prefetch(record)
+                                                tess_prefetch(record + 64)
+                                            }
+                                            view.pointee.prefetchRow(b &+ 16)
+                                            if b & 7 == 0 {
+                                                // The last anchor's segments start (its column loaded by now).
+                                                if textRow >= 0 { (segmentRow, segmentAt) = (textRow, Int(view.pointee.segmentStart[textAt])) }
+                                                let a = view.pointee.someKeptText(ofRow: b &+ 8)
+                                                if a >= 0 { (textRow, textAt) = (b &+ 8, a) }
+                                            }
+                                            if textRow >= 0 && b & 1 == 0 { view.pointee.prefetchTexts(from: textAt &+ ((b &+ 8 &- textRow) &* textsPerRow) >> 16) }
+                                            if segmentRow >= 0 { view.pointee.prefetchSegments(from: segmentAt &+ ((b &+ 4 &- segmentRow) &* segmentsPerRow) >> 16) }
+                                            if flags[slot] & dirty != 0 { measure(RowCursor(leaf: c.leaf, slot: slot, row: range.lowerBound &+ b), page) }
+                                            slot &+= 1
+                                            b &+= 1
                                         }
-                                        view.pointee.prefetchRow(b &+ 16)
-                                        if b & 7 == 0 {
-                                            // The last anchor's segments start (its column loaded by now).
-                                            if textRow >= 0 { (segmentRow, segmentAt) = (textRow, Int(view.pointee.segmentStart[textAt])) }
-                                            let a = view.pointee.someKeptText(ofRow: b &+ 8)
-                                            if a >= 0 { (textRow, textAt) = (b &+ 8, a) }
-                                        }
-                                        if textRow >= 0 && b & 1 == 0 { view.pointee.prefetchTexts(from: textAt &+ ((b &+ 8 &- textRow) &* textsPerRow) >> 16) }
-                                        if segmentRow >= 0 { view.pointee.prefetchSegments(from: segmentAt &+ ((b &+ 4 &- segmentRow) &* segmentsPerRow) >> 16) }
-                                        if page.flags[c.slot] & dirty != 0 { measure(c, page) }
-                                        walker.advance(&c)
+                                        c.row &+= end &- c.slot
+                                        c.slot = 0
+                                        c.leaf = walker.leaves[Int(c.leaf)].next
                                     }
                                 } else {
                                     // A page at a time: its columns found once.
