@@ -474,6 +474,26 @@ public final class CellTextBatch {
             return t
         }
 
+        /// The kept items of text list slot `sp`'s value (`count` bytes) in row `row`: the
+        /// consecutive texts from its first one that share it as their head, in order. Only
+        /// when they account for the value exactly (each in the slot's style, their lengths
+        /// and one separator between each two adding up to its bytes, so no item is empty or
+        /// missing); nil otherwise.
+        @inline(__always)
+        func listItems(row: Int, _ sp: UnsafePointer<SlotProgram>, count: Int) -> Range<Int>? {
+            let value = Int(sp.pointee.valueIndex), style = sp.pointee.style
+            guard value >= 0, row < rowCount, value < slotsPerRow else { return nil }
+            let f = first[row &* slotsPerRow &+ value]
+            guard f >= 0 else { return nil }
+            var end = Int(f), bytes = -1
+            while end < head.count, head[end] == f {
+                guard self.style[end] == style else { return nil }
+                bytes &+= Int(length[end]) &+ 1
+                end &+= 1
+            }
+            return bytes == count ? Int(f)..<end : nil
+        }
+
         @inline(__always)
         func view(_ t: Int) -> PreparedTextView {
             let lo = Int(segmentStart[t]), hi = Int(segmentStart[t + 1])
@@ -798,32 +818,12 @@ extension CellMeasurer {
     }
 
     /// The widest item of a text list (value `range` of the row, slot program `sp`) from
-    /// its kept items, without finding them in the bytes: a value's kept items are the
-    /// consecutive texts from its first one that share it as their head, in order. Only
-    /// when they account for the value exactly (each in the slot's style, their lengths
-    /// and one separator between each two adding up to its bytes, so no item is empty or
-    /// missing); nil otherwise.
+    /// its kept items (`View.listItems`), without finding them in the bytes; nil when they
+    /// do not account for the value.
     @inline(__always)
     func keptListNatural(_ range: Range<Int>, _ sp: UnsafePointer<SlotProgram>, _ p: CellProgram, _ row: RowValues) -> Int64? {
         guard let batch = scratch.pointee.batch else { return nil }
-        let b = batch.pointee, r = scratch.pointee.batchRow, value = Int(sp.pointee.valueIndex), style = sp.pointee.style
-        guard value >= 0, r < b.rowCount, value < b.slotsPerRow else { return nil }
-        let f = b.first[r &* b.slotsPerRow &+ value]
-        guard f >= 0 else { return nil }
-        var end = Int(f), bytes = -1
-        while end < b.head.count, b.head[end] == f {
-            guard b.style[end] == style else { return nil }
-            bytes &+= Int(b.length[end]) &+ 1
-            end &+= 1
-        }
-        guard bytes == range.count else { return nil }
-        var w: Int64 = 0, from = range.lowerBound
-        for t in Int(f)..<end {
-            let item = row.bytes(from..<(from &+ Int(b.length[t])))
-            from &+= item.count &+ 1
-            w = Swift.max(w, batchNatural(batch, t, item, p, style: style, ratio: keptRatio(batch, t, item, p, style: style)))
-        }
-        return w
+        return keptListNatural(batch, scratch.pointee.batchRow, sp, p, row.bytes(range))
     }
 
     /// Relative margin around a comparison for results carried across a font scale.

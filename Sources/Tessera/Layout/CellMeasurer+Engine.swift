@@ -108,7 +108,110 @@ extension CellMeasurer {
             return Swift.max(plan.pointee.padding + Swift.max(plan.pointee.constantHeight, text), plan.pointee.minHeight)
         case .fill:
             return keptFillHeight(batch, b, plan, stored, record, epoch: kept.epoch)
+        case .walk:
+            // `plannedHeight` for a list row, its items read from the kept results.
+            let index = Int(plan.pointee.plan), width = plan.pointee.width
+            var range = (low: width, high: width + 1)
+            let row = KeptRow(batch: batch, b: b, record: record)
+            guard let height = Unmanaged.passUnretained(program)._withUnsafeGuaranteedRef({
+                runPlan(index, $0, row, wantsRange: kept.epoch != 0, range: &range)
+            }) else { return nil }
+            if kept.epoch != 0 { stored.pointee = CellTextBatch.WidthRange(range: range, width: width, epoch: kept.epoch, present: stored.pointee.present) }
+            return height
         }
+    }
+
+    /// A row as `runPlan` reads it from kept results (`engineKeptHeight`): batch row `b`,
+    /// whose values are in `record`. Texts come from the batch (nil when one is not kept);
+    /// images and box stacks from their values' bytes; buttons not at all.
+    struct KeptRow: PlanRow {
+        let batch: UnsafeMutablePointer<CellTextBatch.View>
+        let b: Int
+        let record: TextRecordReference
+
+        @inline(__always)
+        func bytes(_ sp: UnsafePointer<SlotProgram>) -> UnsafeRawBufferPointer { record.record.bytes(slot: Int(sp.pointee.valueIndex)) }
+
+        @inline(__always)
+        func natural(_ m: CellMeasurer, _ item: RowPlans.Item, _ slots: UnsafePointer<SlotProgram>, _ p: CellProgram) -> Int64? {
+            let s = Int(item.slot), sp = slots + s
+            switch item.kind {
+            case .text: return m.keptNatural(batch, b, KeptPlan.Text(sp, p), record)
+            case .textList: return m.keptListNatural(batch, b, sp, p, bytes(sp))
+            case .image, .imageMeasured:
+                let size = CellMeasurer.imageSize(bytes(sp), sp)
+                m.slotState[s].height = size.height
+                return size.width
+            case .boxStack: return CellMeasurer.boxStackSize(sp, count: CellMeasurer.boxCount(bytes(sp), sp)).width
+            case .imageFromColumn: return 0
+            case .stated: return nil
+            }
+        }
+
+        @inline(__always)
+        func height(_ m: CellMeasurer, _ item: RowPlans.Item, _ slots: UnsafePointer<SlotProgram>, _ p: CellProgram, columnWidth: Int64) -> Int64? {
+            let s = Int(item.slot), sp = slots + s
+            switch item.kind {
+            case .text:
+                let text = KeptPlan.Text(sp, p)
+                guard text.maxLines >= 0 else { return nil }
+                return m.keptLines(batch, b, text, width: columnWidth, record).map { Int64($0) * text.lineHeight }
+            case .textList: return m.keptListHeight(batch, b, sp, p, bytes(sp), columnWidth: columnWidth)
+            case .image: return CellMeasurer.imageSize(bytes(sp), sp).height
+            case .imageMeasured: return m.slotState[s].height
+            case .imageFromColumn: return Swift.min(Swift.max(columnWidth, sp.pointee.imageMin), sp.pointee.imageMax)
+            case .boxStack: return CellMeasurer.boxStackSize(sp, count: CellMeasurer.boxCount(bytes(sp), sp)).height
+            case .stated: return nil
+            }
+        }
+
+        func readSlot(_ m: CellMeasurer, _ s: Int, _ slots: UnsafePointer<SlotProgram>) -> Bool { false }
+    }
+
+    /// Kept text `text` of batch row `b`: its natural width (`textNatural`), or nil when the
+    /// row has no kept text for it.
+    @inline(__always)
+    func keptNatural(_ batch: UnsafeMutablePointer<CellTextBatch.View>, _ b: Int, _ text: KeptPlan.Text, _ record: TextRecordReference) -> Int64? {
+        let t = batch.pointee.rowText(row: b, value: text.value, styleIndex: text.style)
+        guard t >= 0 else { return nil }
+        if let ratio = batch.pointee.keptScale(t, style: text.style), let natural = keptNaturalUnits(batch, t, ratio: ratio) { return natural }
+        return keptNaturalFromBytes(batch, t, text, record)
+    }
+
+    /// The widest item of text list slot `sp` of batch row `b`, whose value is `bytes`
+    /// (`textListNatural`), or nil when its kept items do not account for it.
+    @inline(__always)
+    func keptListNatural(_ batch: UnsafeMutablePointer<CellTextBatch.View>, _ b: Int, _ sp: UnsafePointer<SlotProgram>, _ p: CellProgram,
+                         _ bytes: UnsafeRawBufferPointer) -> Int64? {
+        guard let items = batch.pointee.listItems(row: b, sp, count: bytes.count) else { return nil }
+        var w: Int64 = 0, from = 0
+        for t in items {
+            let item = UnsafeRawBufferPointer(rebasing: bytes[from..<(from &+ Int(batch.pointee.length[t]))])
+            from &+= item.count &+ 1
+            w = Swift.max(w, batchNatural(batch, t, item, p, style: sp.pointee.style, ratio: keptRatio(batch, t, item, p, style: sp.pointee.style)))
+        }
+        return w
+    }
+
+    /// Text list slot `sp` of batch row `b` (value `bytes`) at `columnWidth`
+    /// (`textListHeight`), or nil when its kept items do not account for it.
+    @inline(__always)
+    func keptListHeight(_ batch: UnsafeMutablePointer<CellTextBatch.View>, _ b: Int, _ sp: UnsafePointer<SlotProgram>, _ p: CellProgram,
+                        _ bytes: UnsafeRawBufferPointer, columnWidth: Int64) -> Int64? {
+        guard let items = batch.pointee.listItems(row: b, sp, count: bytes.count) else { return nil }
+        let style = sp.pointee.style, maxLines = Int(sp.pointee.maxLines), lineHeight = p.lineHeights[Int(style)]
+        let gaps = Int64(items.count &- 1) &* sp.pointee.gap
+        if maxLines == 1 { return Int64(items.count) &* lineHeight &+ gaps }
+        guard maxLines >= 0 else { return nil }
+        var h = gaps, from = 0
+        for t in items {
+            let item = UnsafeRawBufferPointer(rebasing: bytes[from..<(from &+ Int(batch.pointee.length[t]))])
+            from &+= item.count &+ 1
+            let lines = batchLines(batch, t, item, p, style: style, width: LayoutUnit.points(Swift.max(columnWidth, 1)), maxLines: maxLines,
+                                   ratio: keptRatio(batch, t, item, p, style: style))
+            h &+= Int64(lines) &* lineHeight
+        }
+        return h
     }
 
     /// `runPlan` and `plannedHeight` for a plan of shape `fill`, from kept results.
@@ -122,11 +225,8 @@ extension CellMeasurer {
             let fit = f == 0 ? plan.pointee.fits.0 : plan.pointee.fits.1
             var w = fit.constant
             if fit.text.value >= 0 {
-                let t = batch.pointee.rowText(row: b, value: fit.text.value, styleIndex: fit.text.style)
-                guard t >= 0 else { return nil }
-                var natural: Int64? = nil
-                if let ratio = batch.pointee.keptScale(t, style: fit.text.style) { natural = keptNaturalUnits(batch, t, ratio: ratio) }
-                w = Swift.max(w, natural ?? keptNaturalFromBytes(batch, t, fit.text, record))
+                guard let natural = keptNatural(batch, b, fit.text, record) else { return nil }
+                w = Swift.max(w, natural)
             }
             if fit.maxMode == 1 { w = Swift.min(w, fit.maxLength) }
             if fit.maxMode == 2 && w > fit.cap {
@@ -153,7 +253,7 @@ extension CellMeasurer {
                     uncapped = Swift.max(uncapped, Self.leastInner(reaching: f == 0 ? fitWidths.0 : fitWidths.1, fit.maxFraction, below: inner))
                 }
             }
-            range.low = Swift.max(constant, uncapped + plan.pointee.padHorizontal, fillLow &+ constant)
+            range.low = Swift.max(Swift.max(constant, uncapped + plan.pointee.padHorizontal), fillLow &+ constant)
             range.high = fillHigh == .max ? .max : fillHigh &+ constant
         }
         if epoch != 0 { stored.pointee = CellTextBatch.WidthRange(range: range, width: width, epoch: epoch, present: stored.pointee.present) }
@@ -215,18 +315,31 @@ extension CellMeasurer {
         }
         let kept = plans.pointee.keptIndex.base + Int(index)
         if kept.pointee == -2 {
-            let found = keptPlan(k, plans.pointee.plans[index])
+            let found = keptPlan(k, index)
             kept.pointee = found.shape == .none ? -1 : Int32(plans.pointee.kept.count)
             if found.shape != .none { plans.pointee.kept.append(found) }
         }
         return KeptKey(key: key, kept: kept.pointee)
     }
 
-    /// What `engineKeptHeight` reads of `plan` (of kind index `k`), or shape `none`.
-    func keptPlan(_ k: Int, _ plan: RowPlans.Plan) -> KeptPlan {
+    /// What `engineKeptHeight` reads of plan `index` (of kind index `k`), or shape `none`.
+    func keptPlan(_ k: Int, _ index: Int32) -> KeptPlan {
+        var found = keptSoleOrFillPlan(k, index)
+        let plan = scratch.pointee.plans.pointee.plans[index]
+        // Any other list row without a button: its plan walked.
+        if found.shape == .none && scratch.pointee.batch != nil && program.kinds[k].gridMode == 0 && plan.stated.isEmpty {
+            found.shape = .walk
+            found.plan = index
+            found.width = plan.width
+        }
+        return found
+    }
+
+    /// `keptPlan` of shape `sole` or `fill`, or `none`.
+    func keptSoleOrFillPlan(_ k: Int, _ index: Int32) -> KeptPlan {
         var found = KeptPlan()
         guard let batch = scratch.pointee.batch else { return found }
-        let p = program, kp = p.kinds[k], plans = scratch.pointee.plans
+        let p = program, kp = p.kinds[k], plans = scratch.pointee.plans, plan = plans.pointee.plans[index]
         guard kp.gridMode != 2 else { return found }
         let items = plans.pointee.items.base
         func text(_ item: RowPlans.Item) -> KeptPlan.Text? {

@@ -229,6 +229,36 @@ struct RowPlans {
     }
 }
 
+/// What `runPlan` reads of a row: its values' bytes (`RowValues`), or what a text batch
+/// kept for it (`CellMeasurer.KeptRow`), which gives nil for an item it cannot answer
+/// (the row is then measured from its bytes).
+protocol PlanRow {
+    /// A planned item's natural width (`CellMeasurer.itemNatural`).
+    func natural(_ m: CellMeasurer, _ item: RowPlans.Item, _ slots: UnsafePointer<SlotProgram>, _ p: CellProgram) -> Int64?
+    /// A planned item's height at its column's width (`CellMeasurer.itemHeight`).
+    func height(_ m: CellMeasurer, _ item: RowPlans.Item, _ slots: UnsafePointer<SlotProgram>, _ p: CellProgram, columnWidth: Int64) -> Int64?
+    /// Writes slot `s`'s state for items measured over it (`CellMeasurer.readSlot`).
+    func readSlot(_ m: CellMeasurer, _ s: Int, _ slots: UnsafePointer<SlotProgram>) -> Bool
+}
+
+extension RowValues: PlanRow {
+    @inline(__always)
+    func natural(_ m: CellMeasurer, _ item: RowPlans.Item, _ slots: UnsafePointer<SlotProgram>, _ p: CellProgram) -> Int64? {
+        m.itemNatural(item, slots, p, self)
+    }
+
+    @inline(__always)
+    func height(_ m: CellMeasurer, _ item: RowPlans.Item, _ slots: UnsafePointer<SlotProgram>, _ p: CellProgram, columnWidth: Int64) -> Int64? {
+        m.itemHeight(item, slots, p, self, columnWidth: columnWidth)
+    }
+
+    @inline(__always)
+    func readSlot(_ m: CellMeasurer, _ s: Int, _ slots: UnsafePointer<SlotProgram>) -> Bool {
+        m.readSlot(s, slots, self)
+        return true
+    }
+}
+
 extension CellMeasurer {
     /// Plans compiled for the current program.
     var compiledPlanCount: Int { scratch.pointee.plans.pointee.plans.count }
@@ -299,7 +329,7 @@ extension CellMeasurer {
         rowIsValidUTF8 = scratch.pointee.trustsRows || row.isValidUTF8
         let width = plans.pointee.plans[index].width
         var range = (low: width, high: width + 1)
-        let height = runPlan(Int(index), p, row, wantsRange: wantsRange, range: &range)
+        guard let height = runPlan(Int(index), p, row, wantsRange: wantsRange, range: &range) else { return nil }
         #if TESSERA_INVARIANTS
         // Two other widths (no array: measuring allocates nothing).
         if plans.pointee.plans[index].widthFree {
@@ -554,7 +584,8 @@ extension CellMeasurer {
     /// column follows the width, each text in it keeps its line count while its width stays
     /// inside the range its count holds for (`lineRange`), and nothing else in the row
     /// depends on the width.
-    func runPlan(_ index: Int, _ p: CellProgram, _ row: RowValues, wantsRange: Bool, range: inout (low: Int64, high: Int64)) -> Int64 {
+    /// Returns nil only when `row` cannot give an item from what it has (`PlanRow`).
+    func runPlan<Row: PlanRow>(_ index: Int, _ p: CellProgram, _ row: Row, wantsRange: Bool, range: inout (low: Int64, high: Int64)) -> Int64? {
         // The plan and its lists are read in place, through pointers taken once (a call
         // does not make them load again), with plain loops (no range checks).
         let store = scratch.pointee.plans
@@ -567,17 +598,15 @@ extension CellMeasurer {
             return Swift.max(plan.pointee.padTop + plan.pointee.constantHeight + plan.pointee.padBottom, plan.pointee.minHeight)
         }
         if plan.pointee.soleText >= 0 && !wantsRange {
-            let s = Int(store.pointee.items[plan.pointee.soleText].slot), sp = slots + s
-            let text = plan.pointee.soleConstant + textHeight(row.bytes(row.range(Int(sp.pointee.valueIndex))), p, style: sp.pointee.style,
-                                                              width: plan.pointee.soleWidth, maxLines: sp.pointee.maxLines, slot: s,
-                                                              value: sp.pointee.valueIndex)
+            guard let h = row.height(self, store.pointee.items[plan.pointee.soleText], slots, p, columnWidth: plan.pointee.soleWidth) else { return nil }
+            let text = plan.pointee.soleConstant + h
             return Swift.max(plan.pointee.padTop + Swift.max(plan.pointee.constantHeight, text) + plan.pointee.padBottom, plan.pointee.minHeight)
         }
         let items = store.pointee.items.base, fits = store.pointee.fits.base, columns = store.pointee.columns.base
         let width = plan.pointee.width
         var s = Int(plan.pointee.stated.lowerBound)
         while s < Int(plan.pointee.stated.upperBound) {
-            readSlot(Int(store.pointee.stated.base[s]), slots, row)
+            guard row.readSlot(self, Int(store.pointee.stated.base[s]), slots) else { return nil }
             s &+= 1
         }
         let widths = columnState
@@ -592,7 +621,8 @@ extension CellMeasurer {
                 var w = fit.pointee.constant
                 var i = Int(fit.pointee.items.lowerBound)
                 while i < Int(fit.pointee.items.upperBound) {
-                    w = Swift.max(w, itemNatural(items[i], slots, p, row))
+                    guard let natural = row.natural(self, items[i], slots, p) else { return nil }
+                    w = Swift.max(w, natural)
                     i &+= 1
                 }
                 if fit.pointee.maxMode == 1 { w = Swift.min(w, fit.pointee.maxLength) }
@@ -632,11 +662,12 @@ extension CellMeasurer {
             var i = Int(column.pointee.items.lowerBound)
             while i < Int(column.pointee.items.upperBound) {
                 if tracks { scratch.pointee.lineRange = nil }
-                h += itemHeight(items[i], slots, p, row, columnWidth: columnWidth)
+                guard let item = row.height(self, items[i], slots, p, columnWidth: columnWidth) else { return nil }
+                h += item
                 if tracks {
                     if items[i].kind == .text, let lines = scratch.pointee.lineRange {
                         let (low, high) = CellTextBatch.WidthRange.fillWidths(lines)
-                        fillLow = Swift.max(fillLow, low ?? 1, 1)
+                        fillLow = Swift.max(fillLow, Swift.max(low ?? 1, 1))
                         if let high { fillHigh = Swift.min(fillHigh, high) }
                     } else {
                         follows = false
@@ -663,7 +694,8 @@ extension CellMeasurer {
                 }
                 f &+= 1
             }
-            range.low = Swift.max(constant, uncapped + plan.pointee.padHorizontal, fillLow == .min ? constant : fillLow &+ constant)
+            // Two-argument maxima: the variadic one passes an array (a call and a release per row).
+            range.low = Swift.max(Swift.max(constant, uncapped + plan.pointee.padHorizontal), fillLow == .min ? constant : fillLow &+ constant)
             range.high = fillHigh == .max ? .max : fillHigh &+ constant
         }
         return Swift.max(plan.pointee.padTop + tallest + plan.pointee.padBottom, plan.pointee.minHeight)

@@ -73,41 +73,55 @@ public final class CellMeasurer {
         }()
     }
 
-    /// What `engineKeptHeight` reads of a plan, in one of two shapes:
-    /// - `sole`: a grid item's one text measured per row (`RowPlans.Plan.soleText`), in a
-    ///   column `soleWidth` units wide, over `soleConstant`;
-    /// - `fill`: a list row whose one text measured per row is in the fill column (over
-    ///   `fillConstant`), beside fit columns each of a constant width or one text's natural
-    ///   width (up to two), no fraction column and no button.
     /// A direct-mapped slot of rows' kind code and present values (`key`; `.max`: empty) and
-    /// their plan's entry in `RowPlans.kept` (-1: none). A few sets of values serve most
-    /// rows: their entries are at hand without the plan lookup's loads, each depending on
-    /// the one before.
+    /// their plan's entry in `RowPlans.kept` (-1: none): at hand without the plan lookup's
+    /// loads, each depending on the one before. Rows spread over hundreds of sets of values
+    /// (fiori-android's): with 128 slots, colliding keys sent 8 % of its font-scale pass to
+    /// `findKeptPlan`.
     struct KeptKey {
-        static let slots = 128
+        static let slots = 1024
         @inline(__always)
-        static func slot(_ key: UInt64) -> Int { Int(truncatingIfNeeded: (key &* 0x9E37_79B9_7F4A_7C15) >> 57) }
+        static func slot(_ key: UInt64) -> Int { Int(truncatingIfNeeded: (key &* 0x9E37_79B9_7F4A_7C15) >> 54) }
         var key = UInt64.max
         var kept: Int32 = -1
     }
 
     /// Of a kind's rows in this batch: how many `engineKeptHeight` was asked for, and gave.
     /// After `KeptKind.trial` rows of which under a quarter came from kept results, the
-    /// kind's rows are measured in full without asking (fiori-ios's object cells: one in
-    /// twenty).
+    /// kind's rows are measured in full without asking.
     struct KeptKind {
         static let trial: UInt32 = 256
         var tries: UInt32 = 0, hits: UInt32 = 0
         @inline(__always) var worthTrying: Bool { tries < Self.trial || hits &* 4 >= tries }
     }
 
+    /// What `engineKeptHeight` reads of a plan, in one of three shapes:
+    /// - `sole`: a grid item's one text measured per row (`RowPlans.Plan.soleText`), in a
+    ///   column `soleWidth` units wide, over `soleConstant`;
+    /// - `fill`: a list row whose one text measured per row is in the fill column (over
+    ///   `fillConstant`), beside fit columns each of a constant width or one text's natural
+    ///   width (up to two), no fraction column and no button;
+    /// - `walk`: any other list row without a button: `runPlan` walks its plan over the
+    ///   kept results (`KeptRow`).
     struct KeptPlan {
-        enum Shape: UInt8 { case none, sole, fill }
+        enum Shape: UInt8 { case none, sole, fill, walk }
         /// A text slot: its value, style index, line limit and line height.
         struct Text {
             var value: Int32 = -1, style: Int32 = 0
             var maxLines = 0
             var lineHeight: Int64 = 0
+
+            init() {}
+
+            init(value: Int32, style: Int32, maxLines: Int, lineHeight: Int64) {
+                (self.value, self.style, self.maxLines, self.lineHeight) = (value, style, maxLines, lineHeight)
+            }
+
+            @inline(__always)
+            init(_ sp: UnsafePointer<SlotProgram>, _ p: CellProgram) {
+                self.init(value: sp.pointee.valueIndex, style: sp.pointee.style, maxLines: Int(sp.pointee.maxLines),
+                          lineHeight: p.lineHeights[Int(sp.pointee.style)])
+            }
         }
         /// A fit column (`RowPlans.Fit`) of at most one text.
         struct Fit {
@@ -118,6 +132,8 @@ public final class CellMeasurer {
             var maxFraction = 0.0
         }
         var shape = Shape.none
+        /// `walk`: the plan's index in `RowPlans.plans`.
+        var plan: Int32 = -1
         var text = Text()
         var constantHeight: Int64 = 0, padding: Int64 = 0, minHeight: Int64 = 0
         var soleWidth: Int64 = 0, soleConstant: Int64 = 0
