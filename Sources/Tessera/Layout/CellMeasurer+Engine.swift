@@ -122,8 +122,8 @@ extension CellMeasurer {
     }
 
     /// A row as `runPlan` reads it from kept results (`engineKeptHeight`): batch row `b`,
-    /// whose values are in `record`. Texts come from the batch (nil when one is not kept);
-    /// images and box stacks from their values' bytes; buttons not at all.
+    /// whose values are in `record`. Texts and button labels come from the batch (nil when
+    /// one is not kept); images and box stacks from their values' bytes.
     struct KeptRow: PlanRow {
         let batch: UnsafeMutablePointer<CellTextBatch.View>
         let b: Int
@@ -135,8 +135,10 @@ extension CellMeasurer {
         @inline(__always)
         func natural(_ m: CellMeasurer, _ item: RowPlans.Item, _ slots: UnsafePointer<SlotProgram>, _ p: CellProgram) -> Int64? {
             let s = Int(item.slot), sp = slots + s
+            // Texts first, by a plain branch (as `itemNatural`).
+            if item.kind == .text { return m.keptNatural(batch, b, KeptPlan.Text(sp, p), record) }
             switch item.kind {
-            case .text: return m.keptNatural(batch, b, KeptPlan.Text(sp, p), record)
+            case .text: return nil
             case .textList: return m.keptListNatural(batch, b, sp, p, bytes(sp))
             case .image, .imageMeasured:
                 let size = CellMeasurer.imageSize(bytes(sp), sp)
@@ -144,28 +146,51 @@ extension CellMeasurer {
                 return size.width
             case .boxStack: return CellMeasurer.boxStackSize(sp, count: CellMeasurer.boxCount(bytes(sp), sp)).width
             case .imageFromColumn: return 0
-            case .stated: return nil
+            case .stated: return buttonNatural(m, sp, p)
             }
+        }
+
+        /// A button's natural width (`CellMeasurer.natural`): its label's and its padding.
+        @inline(__always)
+        func buttonNatural(_ m: CellMeasurer, _ sp: UnsafePointer<SlotProgram>, _ p: CellProgram) -> Int64? {
+            guard sp.pointee.type == .button, let label = m.keptNatural(batch, b, KeptPlan.Text(sp, p), record) else { return nil }
+            return label + 2 * sp.pointee.paddingHorizontal
         }
 
         @inline(__always)
         func height(_ m: CellMeasurer, _ item: RowPlans.Item, _ slots: UnsafePointer<SlotProgram>, _ p: CellProgram, columnWidth: Int64) -> Int64? {
             let s = Int(item.slot), sp = slots + s
-            switch item.kind {
-            case .text:
+            // Texts first, by a plain branch (as `itemHeight`).
+            if item.kind == .text {
                 let text = KeptPlan.Text(sp, p)
                 guard text.maxLines >= 0 else { return nil }
                 return m.keptLines(batch, b, text, width: columnWidth, record).map { Int64($0) * text.lineHeight }
+            }
+            switch item.kind {
+            case .text: return nil
             case .textList: return m.keptListHeight(batch, b, sp, p, bytes(sp), columnWidth: columnWidth)
             case .image: return CellMeasurer.imageSize(bytes(sp), sp).height
             case .imageMeasured: return m.slotState[s].height
             case .imageFromColumn: return Swift.min(Swift.max(columnWidth, sp.pointee.imageMin), sp.pointee.imageMax)
             case .boxStack: return CellMeasurer.boxStackSize(sp, count: CellMeasurer.boxCount(bytes(sp), sp)).height
-            case .stated: return nil
+            case .stated:
+                // A button (`CellMeasurer.itemHeight`): its label's lines at its width less
+                // its padding, a fit one's width its natural one at most.
+                guard sp.pointee.type == .button else { return nil }
+                if sp.pointee.buttonHeight >= 0 { return sp.pointee.buttonHeight }
+                var width = columnWidth
+                if !sp.pointee.flag {
+                    guard let natural = buttonNatural(m, sp, p) else { return nil }
+                    width = Swift.min(natural, columnWidth)
+                }
+                let label = KeptPlan.Text(sp, p)
+                guard label.maxLines >= 0, let lines = m.keptLines(batch, b, label, width: width - 2 * sp.pointee.paddingHorizontal, record) else { return nil }
+                return Int64(lines) * label.lineHeight + 2 * sp.pointee.paddingVertical
             }
         }
 
-        func readSlot(_ m: CellMeasurer, _ s: Int, _ slots: UnsafePointer<SlotProgram>) -> Bool { false }
+        /// Kept rows keep no slot state: buttons are measured from their kept labels.
+        func readSlot(_ m: CellMeasurer, _ s: Int, _ slots: UnsafePointer<SlotProgram>) -> Bool { true }
     }
 
     /// Kept text `text` of batch row `b`: its natural width (`textNatural`), or nil when the
@@ -326,8 +351,8 @@ extension CellMeasurer {
     func keptPlan(_ k: Int, _ index: Int32) -> KeptPlan {
         var found = keptSoleOrFillPlan(k, index)
         let plan = scratch.pointee.plans.pointee.plans[index]
-        // Any other list row without a button: its plan walked.
-        if found.shape == .none && scratch.pointee.batch != nil && program.kinds[k].gridMode == 0 && plan.stated.isEmpty {
+        // Any other list row: its plan walked.
+        if found.shape == .none && scratch.pointee.batch != nil && program.kinds[k].gridMode == 0 {
             found.shape = .walk
             found.plan = index
             found.width = plan.width

@@ -101,8 +101,8 @@ public final class CellMeasurer {
     /// - `fill`: a list row whose one text measured per row is in the fill column (over
     ///   `fillConstant`), beside fit columns each of a constant width or one text's natural
     ///   width (up to two), no fraction column and no button;
-    /// - `walk`: any other list row without a button: `runPlan` walks its plan over the
-    ///   kept results (`KeptRow`).
+    /// - `walk`: any other list row: `runPlan` walks its plan over the kept results
+    ///   (`KeptRow`).
     struct KeptPlan {
         enum Shape: UInt8 { case none, sole, fill, walk }
         /// A text slot: its value, style index, line limit and line height.
