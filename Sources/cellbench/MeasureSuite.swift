@@ -588,7 +588,7 @@ struct MeasureReport {
             print("first pass (fresh measurers, 2 threads, in memory not yet touched by the process; untimed for the results): \(Report.number(firstTouchPerRow)) ns/row")
         }
         print("rows measured again: " + remeasured.map { "\($0.0) \($0.1)" }.joined(separator: ", ") + " (the engine marks rows of kinds whose layout the change leaves as it was clean: they keep their heights)")
-        print("of those, from kept results alone (values unread): " + fromKept.map { "\($0.0) \($0.1)" }.joined(separator: ", "))
+        print("of those, from kept results (rows not decoded): " + fromKept.map { "\($0.0) \($0.1)" }.joined(separator: ", "))
         print("measuring: ListEngine.measureAll(threads:) over \(configuration.rows) appended rows, " + (configuration.textBatches ? "keeping prepared texts (CellTextBatch per thread: texts prepared in the cold pass, laid out again from their segments; \(textBatchBytes) B, \(Report.number(Double(textBatchBytes) / Double(configuration.rows))) B/row)" : "through the text engines' caches (keepsPreparedTexts off)"))
         print("CPU time of the passes (setEnvironment marking the rows on this thread, then the measuring threads; ns/row; ratio to the cold pass's \(Report.number(coldCPU))): " + relayoutCPU.map { "\($0.0) \(Report.number($0.1)) (\(Report.number(coldCPU / $0.1))x)" }.joined(separator: ", "))
         print("from scratch (fresh measurers without text batches, through the caches, 2 threads) in the changed environments: " + relayoutScratch.map { "\($0.0) \(Report.number($0.1)) ns/row" }.joined(separator: ", "))
