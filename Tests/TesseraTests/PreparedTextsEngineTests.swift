@@ -126,6 +126,18 @@ import Testing
                               [{ $0.fontScale = 1.3 }, { $0.width = 320 }, { $0.fontScale = 1 }, { $0.width = 768 }])
     }
 
+    /// Object cells (several texts in the fill column, fit columns of images, text lists and
+    /// buttons, the description's own column in regular width) come from kept results by
+    /// walking their plans: every row measured again after a change of width class, edit
+    /// mode or font scale (in debug builds each height and width range checked against
+    /// measuring the row in full), and the heights are a fresh measurer's.
+    @Test(arguments: ["fiori-ios", "fiori-android"])
+    func objectCellsWalkedFromKeptResults(_ name: String) throws {
+        try expectKeptResults(EngineEquivalenceTests.profile(name), seed: 13,
+                              [{ $0.width = 1024 }, { $0.fontScale = 1.3 }, { $0.editMode = true }, { $0.width = 390 }, { $0.fontScale = 1 }],
+                              everyRow: true)
+    }
+
     /// Kept rows whose texts need their bytes — a label with a word wider than the line
     /// (an emergency break at grapheme clusters), labels and amounts with scalars outside the
     /// primary face (measured again at another font scale) — still come from kept results,
@@ -160,10 +172,10 @@ import Testing
     }
 
     /// Appends 400 rows of `profile`, measures them (nothing kept yet), then makes each
-    /// change: after it some rows come from kept results and every height is a fresh
-    /// measurer's. `check` sees the environments before and after, the rows marked dirty and
+    /// change: after it some rows (with `everyRow`, every row measured again) come from kept
+    /// results and every height is a fresh measurer's. `check` sees the environments before and after, the rows marked dirty and
     /// the rows.
-    func expectKeptResults(_ profile: Profile, seed: UInt64, _ changes: [(inout LayoutEnvironment) -> Void],
+    func expectKeptResults(_ profile: Profile, seed: UInt64, _ changes: [(inout LayoutEnvironment) -> Void], everyRow: Bool = false,
                            check: (LayoutEnvironment, LayoutEnvironment, Int, EngineBatch) -> Void = { _, _, _, _ in }) throws {
         var rng = SplitMix64(seed: seed)
         var ids = IDSource(seed: seed)
@@ -177,9 +189,11 @@ import Testing
             let before = env
             change(&env)
             try engine.setEnvironment(env)
-            check(before, env, engine.dirtyCount, rows)
+            let dirty = engine.dirtyCount
+            check(before, env, dirty, rows)
             try engine.measureAll(threads: 2)
             #expect(engine.lastMeasureAllKeptRows > 0, "\(env): no row from kept results")
+            if everyRow { #expect(engine.lastMeasureAllKeptRows == dirty, "\(env): \(engine.lastMeasureAllKeptRows) of \(dirty) rows from kept results") }
             #expect(Self.heights(engine) == Self.reference(profile, env, rows.kinds, rows.slots), "\(env)")
         }
     }
