@@ -79,9 +79,9 @@ public final class CellMeasurer {
     /// (fiori-android's): with 128 slots, colliding keys sent 8 % of its font-scale pass to
     /// `findKeptPlan`.
     struct KeptKey {
-        static let slots = 1024
+        static let bits = 10, slots = 1 << bits
         @inline(__always)
-        static func slot(_ key: UInt64) -> Int { Int(truncatingIfNeeded: (key &* 0x9E37_79B9_7F4A_7C15) >> 54) }
+        static func slot(_ key: UInt64) -> Int { Int(truncatingIfNeeded: (key &* 0x9E37_79B9_7F4A_7C15) >> UInt64(64 - bits)) }
         var key = UInt64.max
         var kept: Int32 = -1
     }
