@@ -368,9 +368,9 @@ extension CellMeasurer {
         guard kp.gridMode != 2 else { return found }
         let items = plans.pointee.items.base
         func text(_ item: RowPlans.Item) -> KeptPlan.Text? {
-            let sp = p.slots[Int(plan.slotStart) + Int(item.slot)]
-            guard item.kind == .text, sp.maxLines >= 0, sp.valueIndex >= 0, Int(sp.valueIndex) < batch.pointee.slotsPerRow else { return nil }
-            return KeptPlan.Text(value: sp.valueIndex, style: sp.style, maxLines: Int(sp.maxLines), lineHeight: p.lineHeights[Int(sp.style)])
+            let sp = p.slots.baseAddress.unsafelyUnwrapped + Int(plan.slotStart) + Int(item.slot)
+            guard item.kind == .text, sp.pointee.maxLines >= 0, sp.pointee.valueIndex >= 0, Int(sp.pointee.valueIndex) < batch.pointee.slotsPerRow else { return nil }
+            return KeptPlan.Text(sp, p)
         }
         found.constantHeight = plan.constantHeight
         found.padding = plan.padTop + plan.padBottom
