@@ -156,8 +156,9 @@ import Testing
         var engine = try ListEngine(profile: profile, environment: env, viewport: 600, pageCapacity: 16)
         try engine.append(ids: b.ids, kinds: b.kinds, text: b.text)
         try engine.measureAll(threads: 2)
-        var kept = 0, keptByEdit = 0, sparse = 0
+        var kept = 0, keptByEdit = 0, keptAcrossClasses = 0, sparse = 0
         for step in 0..<14 {
+            let before = env
             switch step % 7 {
             case 3: env.editMode.toggle()
             case 5: env.fontScale = env.fontScale == 1 ? 1.25 : 1
@@ -169,6 +170,10 @@ import Testing
             try engine.setEnvironment(env)
             engine._checkInvariants()
             if step % 7 != 3 && step % 7 != 5 { kept += engine.store.count - engine.dirtyCount }
+            // fiori-ios pads wider from 600 pt (its regular width class): a shift.
+            if (before.width < 600) != (env.width < 600) && before.editMode == env.editMode && before.fontScale == env.fontScale {
+                keptAcrossClasses += engine.store.count - engine.dirtyCount
+            }
             if step % 7 == 3 { keptByEdit += engine.store.count - engine.dirtyCount }
             // Fewer than half the rows dirty: measured from a list gathered first, loaded ahead.
             if 2 * engine.dirtyCount < engine.store.count { sparse += 1 }
@@ -185,6 +190,7 @@ import Testing
         #expect(kept > 0, "\(name): some rows kept their heights through width changes")
         #expect(sparse > 0, "\(name): some changes left fewer than half the rows to measure")
         if name != "george" { #expect(keptByEdit > 0, "\(name): some rows kept their heights through edit-mode toggles") }
+        if name == "fiori-ios" { #expect(keptAcrossClasses > 0, "fiori-ios: some rows kept their heights into or out of the regular width class") }
     }
 
     /// Leaving edit mode while the width narrows: rows keep their heights through the
@@ -221,39 +227,60 @@ import Testing
         #expect(kept > 0)
     }
 
-    /// The fill column's shift between layouts that differ in columns of boxes, from the
-    /// profiles' numbers, per set of present values: fiori-android's edit mode prepends a
-    /// 24 dp selection control with the 16 dp column gap; fiori-ios's prepends a 22 pt
-    /// control with a 16 pt gap and hides the chevron (8 pt and the 8 pt column gap) and
-    /// the info disclosure (22 pt); a row with only a footnote (20 pt lines) could be set in
-    /// height by the 22 pt control, and has no shift.
+    /// The fill column's shift between layouts that differ in columns of boxes, padding and
+    /// gaps, from the profiles' numbers, per set of present values: fiori-android's edit
+    /// mode prepends a 24 dp selection control with the 16 dp column gap; fiori-ios's
+    /// prepends a 22 pt control with a 16 pt gap and hides the chevron (8 pt and the 8 pt
+    /// column gap) and the info disclosure (22 pt); a row with only a footnote (20 pt
+    /// lines) could be set in height by the 22 pt control, and has no shift. fiori-ios's
+    /// regular width class pads 20 pt a side (16 in compact) and sets 24 pt before the
+    /// attributes (the 8 pt column gap in compact); a description moves to a column of its
+    /// own there: no shift.
     @Test func fillShiftsFollowTheProfiles() throws {
-        /// The objectCell's shifts into edit mode and back for rows with values `present`.
-        func shifts(_ profile: Profile, _ platform: LayoutEnvironment.Platform, _ present: [Int]) throws -> (into: Int64?, back: Int64?) {
+        /// The objectCell's shifts from `a` to `b` and back for rows with values `present`.
+        func shifts(_ profile: Profile, _ a: LayoutEnvironment, _ b: LayoutEnvironment, _ present: [Int]) throws -> (into: FillShift?, back: FillShift?) {
+            let m = try CellMeasurer(profile: profile, environment: a)
+            let before = m.program
+            try m.setEnvironment(b)
+            let k = profile.kindIndex(profile.kind(named: "objectCell")!.code)
+            let mask = present.reduce(UInt32(0)) { $0 | 1 << UInt32($1) }
+            // A fraction column (a regular-width description's) has no shift, even to itself.
+            #expect(m.program.fillShift(kind: k, from: m.program, present: mask) == (b.width >= 600 && present.contains(5) ? nil : FillShift.none))
+            return (m.program.fillShift(kind: k, from: before, present: mask), before.fillShift(kind: k, from: m.program, present: mask))
+        }
+        func editShifts(_ profile: Profile, _ platform: LayoutEnvironment.Platform, _ present: [Int]) throws -> (Int64?, Int64?) {
             let plain = LayoutEnvironment(width: 390, platform: platform)
             var edit = plain
             edit.editMode = true
-            let m = try CellMeasurer(profile: profile, environment: plain)
-            let before = m.program
-            try m.setEnvironment(edit)
-            let k = profile.kindIndex(profile.kind(named: "objectCell")!.code)
-            let mask = present.reduce(UInt32(0)) { $0 | 1 << UInt32($1) }
-            #expect(m.program.fillShift(kind: k, from: m.program, present: mask) == 0)
-            return (m.program.fillShift(kind: k, from: before, present: mask), before.fillShift(kind: k, from: m.program, present: mask))
+            let (into, back) = try shifts(profile, plain, edit, present)
+            #expect(into?.padding ?? 0 == 0 && back?.padding ?? 0 == 0)
+            return (into?.fill, back?.fill)
         }
         func units(_ points: Double) -> (Int64?, Int64?) { (LayoutUnit.units(points), -LayoutUnit.units(points)) }
         // fiori-android: title 3, subtitle 4, description 6.
-        #expect(try shifts(ProfileFixtures.fioriAndroid, .android, [3]) == units(24 + 16))
-        #expect(try shifts(ProfileFixtures.fioriAndroid, .android, [3, 4, 6]) == units(24 + 16))
-        // fiori-ios: title 2, subtitle 3, chevron 7, info disclosure 8, overflow 11, button 10.
+        #expect(try editShifts(ProfileFixtures.fioriAndroid, .android, [3]) == units(24 + 16))
+        #expect(try editShifts(ProfileFixtures.fioriAndroid, .android, [3, 4, 6]) == units(24 + 16))
+        // fiori-ios: title 2, subtitle 3, description 5, attributes 6, chevron 7, info
+        // disclosure 8, overflow 11, button 10.
         let ios = ProfileFixtures.fioriIOS
-        #expect(try shifts(ios, .ios, [2]) == units(22 + 16))
-        #expect(try shifts(ios, .ios, [2, 3, 7]) == units(22 + 16 - 8 - 8))
-        #expect(try shifts(ios, .ios, [2, 8]) == units(22 + 16 - 22 - 8))
-        #expect(try shifts(ios, .ios, [2, 11]) == units(22 + 16))
-        #expect(try shifts(ios, .ios, [2, 10]) == units(22 + 16))
-        let footnote = try shifts(ios, .ios, [4])
-        #expect(footnote.into == nil && footnote.back == nil)
+        #expect(try editShifts(ios, .ios, [2]) == units(22 + 16))
+        #expect(try editShifts(ios, .ios, [2, 3, 7]) == units(22 + 16 - 8 - 8))
+        #expect(try editShifts(ios, .ios, [2, 8]) == units(22 + 16 - 22 - 8))
+        #expect(try editShifts(ios, .ios, [2, 11]) == units(22 + 16))
+        #expect(try editShifts(ios, .ios, [2, 10]) == units(22 + 16))
+        let footnote = try editShifts(ios, .ios, [4])
+        #expect(footnote.0 == nil && footnote.1 == nil)
+        // Compact (390 pt) to regular (1024 pt) and back.
+        let compact = LayoutEnvironment(width: 390, platform: .ios), regular = LayoutEnvironment(width: 1024, platform: .ios)
+        func widthClass(_ present: [Int]) throws -> (into: FillShift?, back: FillShift?) { try shifts(ios, compact, regular, present) }
+        let padding = LayoutUnit.units(2 * (20 - 16))
+        let title = try widthClass([2, 3, 7])
+        #expect(title.into == FillShift(fill: padding, padding: padding) && title.back == FillShift(fill: -padding, padding: -padding))
+        let attributes = try widthClass([2, 6, 7])
+        #expect(attributes.into == FillShift(fill: padding + LayoutUnit.units(24 - 8), padding: padding))
+        #expect(attributes.back == FillShift(fill: -padding - LayoutUnit.units(24 - 8), padding: -padding))
+        let description = try widthClass([2, 5, 7])
+        #expect(description.into == nil && description.back == nil)
     }
 
     /// The table of shifts found per kind and set of present values keeps every entry,
@@ -261,7 +288,7 @@ import Testing
     @Test func fillShiftTableKeepsWhatItWasGiven() {
         var table = FillShifts()
         func key(_ k: Int) -> UInt64 { UInt64(k % 7) << 32 | UInt64(k) }
-        func shift(_ k: Int) -> Int64? { k % 3 == 0 ? nil : Int64(k) - 1000 }
+        func shift(_ k: Int) -> FillShift? { k % 3 == 0 ? nil : FillShift(fill: Int64(k) - 1000, padding: Int64(k % 5)) }
         #expect(table.find(key(1)) == nil)
         for k in 0..<2048 {
             #expect(!table.isFull)
@@ -272,6 +299,24 @@ import Testing
         #expect(table.find(key(2048)) == nil)
         table.removeAll()
         #expect(!table.isFull && table.find(key(1)) == nil)
+    }
+
+    /// A shift keeps a range that holds the width less the shift and, where the padding
+    /// widened more than the fill column narrowed, the width less the padding's change;
+    /// a range of one unit (a fill column that does not follow the width) only for the same
+    /// layout.
+    @Test func fillShiftKeepsRangesThatFollowTheWidth() {
+        func range(_ low: Int32, _ high: Int32) -> CellTextBatch.WidthRange { CellTextBatch.WidthRange(low: low, high: high, epoch: 1, present: 1) }
+        let r = range(1000, 2000)
+        #expect(FillShift.none.keeps(r, at: 1000) && FillShift.none.keeps(r, at: 1999) && !FillShift.none.keeps(r, at: 2000))
+        let narrower = FillShift(fill: 300, padding: 100)
+        #expect(narrower.keeps(r, at: 1300) && narrower.keeps(r, at: 2299) && !narrower.keeps(r, at: 1299) && !narrower.keeps(r, at: 2300))
+        // Columns 200 narrower, padding 300 wider: the inner width was 300 less.
+        let wider = FillShift(fill: 100, padding: 300)
+        #expect(!wider.keeps(r, at: 1100) && wider.keeps(r, at: 1300) && wider.keeps(r, at: 2099) && !wider.keeps(r, at: 2100))
+        let point = range(1000, 1001)
+        #expect(FillShift.none.keeps(point, at: 1000) && !FillShift.none.keeps(point, at: 1001))
+        #expect(!narrower.keeps(point, at: 1300) && !FillShift(fill: 0, padding: 0).keeps(point, at: 999))
     }
 
     /// On a new platform rows never measured move to the platform's estimates; measured

@@ -356,7 +356,7 @@ import Testing
                     guard let mask = RowValues.with(row, { m.presentValues(k, after.kinds.baseAddress! + k, after, $0) }) else { continue }
                     let shift = after.fillShift(kind: k, from: before, present: mask)
                     if shift != nil { shifted += 1 }
-                    #expect(!none || shift == nil, "\(kind.name) \(row): a shift of \(shift ?? 0) from \(a) to \(b)")
+                    #expect(!none || shift == nil, "\(kind.name) \(row): a shift of \(shift.map { "\($0.fill)" } ?? "none") from \(a) to \(b)")
                 }
             }
         }

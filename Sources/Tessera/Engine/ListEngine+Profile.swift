@@ -110,10 +110,10 @@ extension ListEngine {
     }
 
     /// Marks the rows of affected kinds dirty after an environment change, except rows laid
-    /// out as before apart from the width (and columns of boxes: `layoutWidthShift`) whose
-    /// width range holds the new width less the shift: those keep their heights (a
-    /// rotation, a resized window or an edit-mode toggle measures again only the rows that
-    /// can change). Returns how many rows became dirty.
+    /// out as before apart from the width (and padding, gaps and columns of boxes:
+    /// `layoutWidthShift`) whose width range the shift keeps: those keep their heights (a
+    /// rotation, a resized window, a change of width class or an edit-mode toggle measures
+    /// again only the rows that can change). Returns how many rows became dirty.
     ///
     /// A range is valid from the epoch it was stamped in until its kind's layout changes
     /// other than in width (`ProfileLayout.kindEpochs`), so rows that keep their heights
@@ -154,7 +154,7 @@ extension ListEngine {
         for code in marks.indices where marks[code] == .dirty { layout.kindEpochs[code] = layout.epoch }
         let bits = marks.map { $0 == .dirty ? dirty : 0 }, asks = marks.map { $0 == .sameLayout || $0 == .perValues }
         let batches = layout.batches.map(\.viewPointer), ranges = layout.batchRanges
-        let shifts = ShiftCache()
+        let shifts = ShiftCache(width: width), same = FillShift.none.window(at: width)
         defer { shifts.deallocate() }
         // The batch holding the rows last asked about: its rows and their ranges.
         var b = -1, batchRows = 0..<0, rangeBase = UnsafeMutablePointer<CellTextBatch.WidthRange>(bitPattern: 16)!
@@ -172,17 +172,14 @@ extension ListEngine {
                         guard row >= batchRows.lowerBound else { return dirty }
                         let range = rangeBase + (row &- batchRows.lowerBound)
                         // A measured row's range holds in the new environment when its kind
-                        // changed only in width (and in columns of boxes taking `shift` from
-                        // the fill column) to a width whose unshifted value is inside the
-                        // range; the range then moves by the shift.
-                        var shift: Int64 = 0
+                        // changed only in width (and in padding, gaps and columns of boxes
+                        // taking width from the fill column: `FillShift`) to a width the shift
+                        // keeps; the range then moves by the shift.
                         if range.pointee.isValid(since: since[Int(kind)]) {
-                            if marks[Int(kind)] == .perValues {
-                                shift = shifts.shift(kind: kind, present: range.pointee.present, measurer) ?? Int64.min
-                            }
-                            if shift != Int64.min && range.pointee.holds(width - shift) && (shift >= 0 || range.pointee.holds(width)) {
+                            let window = marks[Int(kind)] == .perValues ? shifts.window(kind: kind, present: range.pointee.present, measurer) : same
+                            if window.keeps(range.pointee) {
                                 // A stored range has 1 <= low < high: moving it by 0 leaves it as it is.
-                                if shift != 0 { range.pointee.shift(by: shift) }
+                                if window.fill != 0 { range.pointee.shift(by: window.fill) }
                                 return 0
                             }
                         }
@@ -196,31 +193,36 @@ extension ListEngine {
     }
 
     /// The last shift (`CellMeasurer.layoutWidthShift`) looked up for each of 4,096 slots
-    /// of (kind, present values) pairs, for `markDirty`: a few pairs serve a million rows,
-    /// and a hit costs a hash and a compare where the measurer's lookup cost about 90
-    /// instructions. A pair whose slot holds another is looked up again.
+    /// of (kind, present values) pairs, as its window at the new width, for `markDirty`: a
+    /// few pairs serve a million rows, and a hit costs a multiplication and a compare where
+    /// the measurer's lookup cost about 90 instructions. A pair whose slot holds another is
+    /// looked up again.
     private struct ShiftCache {
-        static let size = 4096
-        static let none = Int64.min
+        static let bits = 12, size = 1 << bits
         let keys = UnsafeMutablePointer<UInt64>.allocate(capacity: size)
-        let shifts = UnsafeMutablePointer<Int64>.allocate(capacity: size)
+        let windows = UnsafeMutablePointer<FillShift.Window>.allocate(capacity: size)
+        let width: Int64
 
-        init() { keys.initialize(repeating: .max, count: Self.size) }
+        init(width: Int64) {
+            self.width = width
+            keys.initialize(repeating: .max, count: Self.size)
+            windows.initialize(repeating: .never, count: Self.size)
+        }
 
         func deallocate() {
             keys.deallocate()
-            shifts.deallocate()
+            windows.deallocate()
         }
 
         @inline(__always)
-        func shift(kind: UInt16, present: UInt32, _ measurer: CellMeasurer) -> Int64? {
+        func window(kind: UInt16, present: UInt32, _ measurer: CellMeasurer) -> FillShift.Window {
             let key = UInt64(kind) << 32 | UInt64(present)
-            let i = Int(truncatingIfNeeded: mix64(key)) & (Self.size - 1)
+            let i = Int(truncatingIfNeeded: (key &* 0x9E37_79B9_7F4A_7C15) >> UInt64(64 - Self.bits))
             if keys[i] != key {
                 keys[i] = key
-                shifts[i] = measurer.layoutWidthShift(kind: kind, present: present) ?? Self.none
+                windows[i] = measurer.layoutWidthShift(kind: kind, present: present)?.window(at: width) ?? .never
             }
-            return shifts[i] == Self.none ? nil : shifts[i]
+            return windows[i]
         }
     }
 

@@ -779,19 +779,19 @@ extension CellMeasurer {
 /// once per environment change (`CellMeasurer.layoutWidthShift`): open addressing over a
 /// fixed table, full at half its slots (2,048 sets of present values).
 struct FillShifts {
-    private static let bits = 12, size = 1 << bits, empty = UInt64.max, none = Int64.min
+    private static let bits = 12, size = 1 << bits, empty = UInt64.max
     private var keys: [UInt64] = []
-    private var shifts: [Int64] = []
+    private var shifts: [FillShift?] = []
     private var count = 0
 
     private static func slot(_ key: UInt64) -> Int { Int(truncatingIfNeeded: (key &* 0x9E37_79B9_7F4A_7C15) >> UInt64(64 - bits)) }
 
     /// The shift of `key` (`.some(nil)`: none), or nil when not found yet.
-    func find(_ key: UInt64) -> Int64?? {
+    func find(_ key: UInt64) -> FillShift?? {
         guard count > 0 else { return nil }
         var i = Self.slot(key)
         while keys[i] != Self.empty {
-            if keys[i] == key { return shifts[i] == Self.none ? .some(nil) : shifts[i] }
+            if keys[i] == key { return .some(shifts[i]) }
             i = (i + 1) & (Self.size - 1)
         }
         return nil
@@ -799,16 +799,16 @@ struct FillShifts {
 
     var isFull: Bool { count >= Self.size / 2 }
 
-    mutating func insert(_ key: UInt64, _ shift: Int64?) {
+    mutating func insert(_ key: UInt64, _ shift: FillShift?) {
         precondition(!isFull)
         if keys.isEmpty {
             keys = [UInt64](repeating: Self.empty, count: Self.size)
-            shifts = [Int64](repeating: Self.none, count: Self.size)
+            shifts = [FillShift?](repeating: nil, count: Self.size)
         }
         var i = Self.slot(key)
         while keys[i] != Self.empty { i = (i + 1) & (Self.size - 1) }
         keys[i] = key
-        shifts[i] = shift ?? Self.none
+        shifts[i] = shift
         count += 1
     }
 

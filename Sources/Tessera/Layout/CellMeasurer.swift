@@ -302,16 +302,16 @@ public final class CellMeasurer {
     }
 
     /// For rows of the kind with this code and present values `mask` laid out as before the
-    /// last `setEnvironment` apart from the content width and from columns of boxes that
-    /// never set the height (`CellProgram.fillShift`; nil otherwise, and for an unknown
-    /// code): the units those columns take from the fill column (0: none). A row whose
-    /// width range (`CellTextBatch.WidthRange`) holds the new width less that shift, and
-    /// for a negative shift the new width too, keeps its height. Present values of a row
-    /// that passed validation.
-    func layoutWidthShift(kind code: UInt16, present mask: UInt32) -> Int64? {
+    /// last `setEnvironment` apart from the content width, the horizontal padding, the gaps
+    /// between columns and columns of boxes that never set the height
+    /// (`CellProgram.fillShift`; nil otherwise, and for an unknown code): how the fill
+    /// column moved (`FillShift.none`: not at all). A row whose width range
+    /// (`CellTextBatch.WidthRange`) the shift `keeps` at the new width keeps its height.
+    /// Present values of a row that passed validation.
+    func layoutWidthShift(kind code: UInt16, present mask: UInt32) -> FillShift? {
         let k = profile.kindIndex(code)
         guard k >= 0, program.kinds[k].gridMode == 0, let previousProgram, !noFillShift[k] else { return nil }
-        if sameApartFromWidth[k] { return 0 }
+        if sameApartFromWidth[k] { return FillShift.none }
         let key = UInt64(k) << 32 | UInt64(mask)
         if let known = shifts.find(key) { return known }
         // Past the table's room the row is measured again rather than the shift found

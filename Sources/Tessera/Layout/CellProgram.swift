@@ -134,6 +134,46 @@ struct OverlayProgram: Equatable {
     var inset: Int64
 }
 
+/// How a layout change moves the fill column of rows that keep their parts
+/// (`CellProgram.fillShift`): their cell widths here hold the height the rows had at
+/// `fill` units less, where the fill column was as wide.
+struct FillShift: Equatable {
+    /// Units the fill column is narrower here at every cell width (negative: wider).
+    var fill: Int64
+    /// Of `fill`, units the horizontal padding is wider here.
+    var padding: Int64
+
+    static let none = FillShift(fill: 0, padding: 0)
+
+    /// Whether a row whose width range before the change is `range` keeps its height at
+    /// cell width `width` here: the range holds `width - fill`, where its fill column was as
+    /// wide, and `width - padding`, where its inner width was, when that is narrower (a fit
+    /// column capped by a fraction of the inner width reaches its cap no sooner here). A
+    /// range of one unit is a row whose fill column does not follow the width (`runPlan`):
+    /// it holds only for the same layout at the same width.
+    func keeps(_ range: CellTextBatch.WidthRange, at width: Int64) -> Bool { window(at: width).keeps(range) }
+
+    func window(at width: Int64) -> Window {
+        Window(atMost: width - Swift.max(fill, padding), below: width - fill, span: self == .none ? 0 : 1, fill: fill)
+    }
+
+    /// `keeps` at one width, for many rows: a range holding both widths reaches down to the
+    /// lower (`atMost`) and above the higher (`below`).
+    struct Window {
+        var atMost: Int64, below: Int64, span: Int64
+        var fill: Int64
+
+        /// No range: a row without a shift.
+        static let never = Window(atMost: .min, below: .max, span: .max, fill: 0)
+
+        @inline(__always)
+        func keeps(_ range: CellTextBatch.WidthRange) -> Bool {
+            let low = Int64(range.low), high = Int64(range.high)
+            return low <= atMost && below < high && high &- low > span
+        }
+    }
+}
+
 /// The grid for the environment (README "Grid mode").
 struct GridProgram {
     var columnCount: Int
@@ -410,15 +450,14 @@ final class CellProgram {
     }
 
     /// For rows of kind `k` with present values `mask` (`CellMeasurer.presentValues`) that
-    /// this program lays out as `other` does apart from the width and from columns of
-    /// boxes alone that never set the height: the units by which those columns narrow the
-    /// fill column here (negative: widen). Such a row has at cell width `w` here the height
-    /// `other` gives it at `w - shift` as long as its fill column follows the width there
-    /// (`CellTextBatch.WidthRange` holds `w - shift`), and for a negative shift at `w` too,
-    /// so that no fit column reaches a cap by a fraction of the narrower inner width. nil
-    /// otherwise. fiori-ios's edit mode adds a selection control's column and hides the
-    /// chevron: a row with a chevron shifts by the control's column less the chevron's.
-    func fillShift(kind k: Int, from other: CellProgram, present mask: UInt32) -> Int64? {
+    /// this program lays out as `other` does apart from the width, the horizontal padding,
+    /// the gaps between columns and columns of boxes alone that never set the height: how
+    /// the fill column moves (`FillShift`); nil otherwise. fiori-ios's edit mode adds a
+    /// selection control's column and hides the chevron: a row with a chevron shifts by the
+    /// control's column less the chevron's. Its regular width class widens the padding and
+    /// the gap before the attributes: a row without a description (which gets a column of
+    /// its own there) shifts by both.
+    func fillShift(kind k: Int, from other: CellProgram, present mask: UInt32) -> FillShift? {
         guard let (slotsA, slotsB, slotCount) = shiftableSlots(kind: k, from: other) else { return nil }
         // A slot present in both measures the same in both; one present in only one must
         // turn out to sit in a column of boxes (below).
@@ -430,7 +469,8 @@ final class CellProgram {
         for (x, y) in zip(here.content, there.content) {
             guard x.column == y.column, x.items.elementsEqual(y.items) else { return nil }
         }
-        return here.used - there.used
+        let padding = (kinds[k].padLeading + kinds[k].padTrailing) - (other.kinds[k].padLeading + other.kinds[k].padTrailing)
+        return FillShift(fill: here.used - there.used + padding, padding: padding)
     }
 
     /// Whether `fillShift(kind: k, from: other, present:)` is nil for the present values of
@@ -446,7 +486,8 @@ final class CellProgram {
 
     /// Where kind `k`'s slots start here and in `other`, and how many it has, when the two
     /// can differ by a fill shift at all: neither is a grid item, and they agree apart from
-    /// their columns and where their parts sit; nil otherwise.
+    /// their columns, where their parts sit and the width their padding and gaps take; nil
+    /// otherwise.
     private func shiftableSlots(kind k: Int, from other: CellProgram) -> (here: Int, there: Int, count: Int)? {
         var a = kinds[k], b = other.kinds[k]
         guard a.gridMode == 0, b.gridMode == 0 else { return nil }
@@ -454,6 +495,9 @@ final class CellProgram {
         let (overlaysA, overlaysB) = (Int(a.overlayStart), Int(b.overlayStart))
         a.slotStart = 0; b.slotStart = 0; a.columnStart = 0; b.columnStart = 0; a.columnCount = 0; b.columnCount = 0
         a.overlayStart = 0; b.overlayStart = 0; a.ruleStart = 0; b.ruleStart = 0; a.valueStart = 0; b.valueStart = 0
+        // The horizontal padding and the gap between columns take their width from the
+        // fill column (`FillShift`).
+        (a.padLeading, a.padTrailing, a.columnGap, b.padLeading, b.padTrailing, b.columnGap) = (0, 0, 0, 0, 0, 0)
         guard a == b else { return nil }
         for o in 0..<Int(a.overlayCount) where overlays[overlaysA + o] != other.overlays[overlaysB + o] { return nil }
         return (slotsA, slotsB, Int(a.slotCount))
@@ -500,8 +544,8 @@ final class CellProgram {
                 }
             }
             let width: Int64? = !boxesAlone ? nil : column.mode == .fixed ? column.fixed : column.maxMode == 0 ? widest : nil
-            column.itemStart = 0
-            column.itemCount = 0
+            // Compared by what they hold: their gaps are in `used`.
+            (column.itemStart, column.itemCount, column.spaceBefore, column.spaceAfter) = (0, 0, 0, 0)
             present.append((column, items, least, width))
         }
         let floor = present.reduce(kp.minHeight - kp.padTop - kp.padBottom) { $1.boxes == nil ? Swift.max($0, $1.least) : $0 }
