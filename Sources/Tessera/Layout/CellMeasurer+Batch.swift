@@ -823,15 +823,6 @@ extension CellMeasurer {
         return 1
     }
 
-    /// The widest item of a text list (value `range` of the row, slot program `sp`) from
-    /// its kept items (`View.listItems`), without finding them in the bytes; nil when they
-    /// do not account for the value.
-    @inline(__always)
-    func keptListNatural(_ range: Range<Int>, _ sp: UnsafePointer<SlotProgram>, _ p: CellProgram, _ row: RowValues) -> Int64? {
-        guard let batch = scratch.pointee.batch else { return nil }
-        return keptListNatural(batch, scratch.pointee.batchRow, sp, p, row.bytes(range))
-    }
-
     /// Relative margin around a comparison for results carried across a font scale.
     static let scaleMargin = 0x1p-20
 

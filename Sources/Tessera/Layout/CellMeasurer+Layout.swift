@@ -195,7 +195,9 @@ extension CellMeasurer {
     /// The widest item of text list slot `s` whose value is `range` of the row.
     @inline(__always)
     func textListNatural(_ range: Range<Int>, _ s: Int, _ sp: UnsafePointer<SlotProgram>, _ p: CellProgram, _ row: RowValues) -> Int64 {
-        if textLog == nil, rowIsValidUTF8, let w = keptListNatural(range, sp, p, row) { return w }
+        // From its kept items when the batch has them (`keptListNatural`).
+        if textLog == nil, rowIsValidUTF8, let batch = scratch.pointee.batch,
+           let w = keptListNatural(batch, scratch.pointee.batchRow, sp, p, row.bytes(range)) { return w }
         var w: Int64 = 0, from = range.lowerBound, k = 0
         while let item = Self.nextItem(row.utf8, from: from, end: range.upperBound) {
             w = Swift.max(w, textNatural(row.bytes(item), p, style: sp.pointee.style, slot: s, value: sp.pointee.valueIndex, item: k))
