@@ -171,6 +171,76 @@ import Testing
         }
     }
 
+    /// An image's or box stack's value as a batch keeps it parsed (`CellTextBatch.boxCode`)
+    /// gives what parsing the value gives, or nothing (the row then reads its value).
+    @Test func parsedBoxValuesEqualTheirValues() throws {
+        var values = ["", "*", "44", "7", "0", "16", "60x60", "110x80", "45.5", "12.25x3", "x", "44x", "abc", "-3", "1e3", "00044",
+                      "999999999", "511x511", "512x1", "0.000001", "3 "]
+        var rng = SplitMix64(seed: 7)
+        for _ in 0..<500 {
+            let bytes = (0..<rng.int(1...7)).map { _ in rng.pick(Array("0123456789x.*".utf8)) }
+            values.append(String(decoding: bytes, as: UTF8.self))
+        }
+        for value in values {
+            var bytes = Array(value.utf8)
+            bytes.withUnsafeMutableBytes { raw in
+                let b = UnsafeRawBufferPointer(raw)
+                let image = CellTextBatch.boxCode(.image, b)
+                let expected = CellMeasurer.parseImage(b, default: 28 * 64) ?? (28 * 64, 28 * 64)
+                if let size = CellTextBatch.imageSize(code: image, default: 28 * 64) {
+                    #expect(size == expected, "image \"\(value)\"")
+                } else {
+                    #expect(image == -1 && (expected.width >= 1 << 15 || expected.height >= 1 << 15 || expected.width < 0), "image \"\(value)\" not kept")
+                }
+                #expect(CellTextBatch.boxCount(code: image) == nil, "an image's code is no count")
+                let box = CellTextBatch.boxCode(.boxStack, b)
+                let count = b.isEmpty ? 0 : CellMeasurer.parseDecimal(b, allowFraction: false) ?? 0
+                if let kept = CellTextBatch.boxCount(code: box) {
+                    #expect(Double(kept) == count, "box stack \"\(value)\"")
+                } else {
+                    #expect(box == -1 && count >= 0x1p29, "box stack \"\(value)\" not kept")
+                }
+                #expect(CellTextBatch.imageSize(code: box, default: 0) == nil, "a count's code is no image")
+            }
+        }
+    }
+
+    /// Object cells whose images, icon stacks and attributes take every form of value are
+    /// measured from kept results without reading their records, except those whose
+    /// attributes have an empty item (not kept): every height a fresh measurer's after each
+    /// change (and in debug builds each checked against measuring the row in full).
+    @Test func keptRowsReadParsedBoxValues() throws {
+        let profile = EngineEquivalenceTests.profile("fiori-ios")
+        let kind = try #require(profile.kinds.first { $0.name == "objectCell" })
+        let images = ["", "*", "44", "16", "60", "28.5", "45x45"], icons = ["", "1", "2", "3"]
+        let attributes = ["", "Q1", "In stock\u{1E}12 pcs", "A\u{1E}\u{1E}B", "Very long attribute text that is capped at a fraction"]
+        var slots: [[String]] = [], text = RowText(slotsPerRow: kind.valueCount), emptyItems = 0
+        for i in 0..<140 {
+            var row = [String](repeating: "", count: kind.valueCount)
+            row[0] = icons[i % icons.count]
+            row[1] = images[i % images.count]
+            row[2] = i % 2 == 0 ? "Pump \(i) maintenance order for the north plant" : "Pump \(i)"
+            row[5] = i % 3 == 0 ? "Replace the seals and check the pressure gauge before the next shift." : ""
+            row[6] = attributes[i % attributes.count]
+            if row[6].contains("\u{1E}\u{1E}") { emptyItems += 1 }
+            slots.append(row)
+            text.append(row)
+        }
+        let kinds = [UInt16](repeating: kind.code, count: slots.count)
+        var env = LayoutEnvironment(width: 375, platform: profile.platforms[0])
+        var engine = try ListEngine(profile: profile, environment: env, viewport: 600, overscan: 100, textEngine: TextLayoutEngine())
+        try engine.append(ids: (1...UInt64(slots.count)).map { $0 }, kinds: kinds, text: text)
+        try engine.measureAll(threads: 1)
+        for change: (inout LayoutEnvironment) -> Void in [{ $0.fontScale = 1.3 }, { $0.width = 700 }, { $0.editMode = true }, { $0.fontScale = 1 }] {
+            change(&env)
+            try engine.setEnvironment(env)
+            let dirty = engine.dirtyCount
+            try engine.measureAll(threads: 1)
+            #expect(dirty > emptyItems && engine.lastMeasureAllKeptRows >= dirty - emptyItems, "\(env): \(engine.lastMeasureAllKeptRows) of \(dirty) rows from kept results")
+            #expect(Self.heights(engine) == Self.reference(profile, env, kinds, slots), "\(env)")
+        }
+    }
+
     /// Appends 400 rows of `profile`, measures them (nothing kept yet), then makes each
     /// change: after it some rows (with `everyRow`, every row measured again) come from kept
     /// results and every height is a fresh measurer's. `check` sees the environments before and after, the rows marked dirty and

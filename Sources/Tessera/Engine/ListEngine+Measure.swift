@@ -347,6 +347,9 @@ extension ListEngine {
                                 // the batch has measured the rows.
                                 let keptResults = building ? nil : measurer.engineKeptResults(arena: arena)
                                 var k = range.lowerBound, fromKept = 0
+                                // Rows measured from kept results read no text record (an image's or a
+                                // box stack's value is kept parsed): only the others' are loaded ahead.
+                                @inline(__always) func readsRecord(_ kind: UInt16) -> Bool { !(keptResults?.worthTrying(kind) ?? false) }
                                 @inline(__always) func measure(_ c: RowCursor, _ page: Page) {
                                     rows[k] = Int32(c.row)
                                     let kind = page.kinds[c.slot], b = c.row &- range.lowerBound
@@ -400,9 +403,11 @@ extension ListEngine {
                                         }
                                         if j &+ 4 < n {
                                             let a = dirtyRows[j &+ 4], page = walker.page(a.leaf)
-                                            let record = arena + Int(page.text[a.slot]) * 4
-                                            tess_prefetch(record)
-                                            tess_prefetch(record + 64)
+                                            if readsRecord(page.kinds[a.slot]) {
+                                                let record = arena + Int(page.text[a.slot]) * 4
+                                                tess_prefetch(record)
+                                                tess_prefetch(record + 64)
+                                            }
                                             view.pointee.prefetchTexts(ofRow: a.row - range.lowerBound)
                                         }
                                         if j &+ 2 < n { view.pointee.prefetchSegments(ofRow: dirtyRows[j &+ 2].row - range.lowerBound) }
@@ -433,7 +438,7 @@ extension ListEngine {
                                         let flags = page.flags, text = page.text
                                         var slot = c.slot, b = c.row &- range.lowerBound
                                         while slot < end {
-                                            if slot &+ 8 < count {
+                                            if slot &+ 8 < count && readsRecord(page.kinds[slot &+ 8]) {
                                                 let record = arena + Int(text[slot &+ 8]) &* 4
                                                 tess_prefetch(record)
                                                 tess_prefetch(record + 64)

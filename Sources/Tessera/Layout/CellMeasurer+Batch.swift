@@ -220,6 +220,37 @@ public final class CellTextBatch {
         return (nonNegative, content)
     }
 
+    /// `View.first`'s entry for the value `bytes` of an image or box stack slot: the value
+    /// parsed, so measuring it from kept results reads no text record. -2: an image of the
+    /// slot's default size; -(3 + width << 15 | height): an image of that size in units;
+    /// -(3 + 2^30 + count): a box stack's count before its slot's cap; -1 (nothing kept) for
+    /// a value outside these ranges.
+    static func boxCode(_ type: SlotType, _ bytes: UnsafeRawBufferPointer) -> Int32 {
+        if type == .boxStack {
+            let count = bytes.isEmpty ? 0 : CellMeasurer.parseDecimal(bytes, allowFraction: false) ?? 0
+            return count >= 0 && count < 0x1p29 ? -(3 + (1 << 30) + Int32(count)) : -1
+        }
+        guard !bytes.isEmpty, !(bytes.count == 1 && bytes[0] == UInt8(ascii: "*")),
+              let size = CellMeasurer.parseImage(bytes, default: 0) else { return -2 }
+        guard (0..<(1 << 15)).contains(size.width), (0..<(1 << 15)).contains(size.height) else { return -1 }
+        return -(3 + Int32(size.width << 15 | size.height))
+    }
+
+    /// The image size `code` holds (`boxCode`), or nil.
+    @inline(__always)
+    static func imageSize(code: Int32, default d: Int64) -> (width: Int64, height: Int64)? {
+        if code == -2 { return (d, d) }
+        guard code <= -3, code > -(3 + (1 << 30)) else { return nil }
+        let packed = Int64(-(code &+ 3))
+        return (packed >> 15, packed & 0x7FFF)
+    }
+
+    /// The box count `code` holds (`boxCode`), or nil.
+    @inline(__always)
+    static func boxCount(code: Int32) -> Int32? {
+        code <= -(3 + (1 << 30)) ? -(code &+ 3) &- (1 << 30) : nil
+    }
+
     /// `View.twoLinesBelow` of printable ASCII `text` whose first segment is `first`,
     /// measured in `style`: an emergency break (`CellMeasurer.emergencyCount`) starts a
     /// line with that segment, adds its clusters' widths one by one and breaks once the sum
@@ -478,9 +509,11 @@ public final class CellTextBatch {
         /// consecutive texts from its first one that share it as their head, in order. Only
         /// when they account for the value exactly (each in the slot's style, their lengths
         /// and one separator between each two adding up to its bytes, so no item is empty or
-        /// missing); nil otherwise.
+        /// missing); nil otherwise. A batch keeps a list's items only when they do
+        /// (`CellTextBatchBuilder`), so for a batch built from the rows measured `count`
+        /// may be nil.
         @inline(__always)
-        func listItems(row: Int, _ sp: UnsafePointer<SlotProgram>, count: Int) -> Range<Int>? {
+        func listItems(row: Int, _ sp: UnsafePointer<SlotProgram>, count: Int?) -> Range<Int>? {
             let value = Int(sp.pointee.valueIndex), style = sp.pointee.style
             guard value >= 0, row < rowCount, value < slotsPerRow else { return nil }
             let f = first[row &* slotsPerRow &+ value]
@@ -491,7 +524,15 @@ public final class CellTextBatch {
                 bytes &+= Int(length[end]) &+ 1
                 end &+= 1
             }
-            return bytes == count ? Int(f)..<end : nil
+            return count == nil || bytes == count ? Int(f)..<end : nil
+        }
+
+        /// What `first` holds for value `value` of row `row` (`CellTextBatch.boxCode`), or
+        /// -1 when the value is out of the batch's slots.
+        @inline(__always)
+        func code(row: Int, value: Int32) -> Int32 {
+            guard value >= 0, row < rowCount, Int(value) < slotsPerRow else { return -1 }
+            return first[row &* slotsPerRow &+ Int(value)]
         }
 
         @inline(__always)
@@ -617,6 +658,8 @@ struct CellTextBatchBuilder {
     private let program: CellProgram
     /// Per program slot: whether its texts are kept.
     private let keeps: [Bool]
+    /// Per program slot: an image or box stack, its value kept parsed (`CellTextBatch.boxCode`).
+    private let parses: [Bool]
     private let slotsPerRow: Int
     private let rowCount: Int
     private let trusted: Bool
@@ -656,6 +699,7 @@ struct CellTextBatchBuilder {
             }
         }
         self.keeps = keeps
+        parses = p.slots.map { $0.type == .image || $0.type == .boxStack }
         let states = (0..<p.styles.count).map { CellTextBatch.state(p.styles[$0], measurer.textEngine) }
         self.states = states
         styles = Array(p.styles)
@@ -686,6 +730,10 @@ struct CellTextBatchBuilder {
         guard trusted || row.isValidUTF8 else { return }
         for v in 0..<Swift.min(Int(kp.valueCount), slotsPerRow) {
             let s = Int(kp.slotStart) + Int(p.valueSlots[Int(kp.valueStart) + v])
+            if parses[s] {
+                columns.first[r * slotsPerRow + v] = CellTextBatch.boxCode(p.slots[s].type, row.bytes(row.range(v)))
+                continue
+            }
             guard keeps[s] else { continue }
             // Two fields read in place, not the slot program copied per value.
             let style = p.slots[s].style, isList = p.slots[s].type == .textList, maxLines = p.slots[s].maxLines
@@ -723,11 +771,14 @@ struct CellTextBatchBuilder {
                     ? CellTextBatch.twoLinesBelow(text, first: segments.first, style: p.styles.baseAddress.unsafelyUnwrapped + Int(style), engine) : 0)
             }
             if isList {
-                var from = range.lowerBound
+                var from = range.lowerBound, bytes = -1
                 while let item = CellMeasurer.nextItem(row.utf8, from: from, end: range.upperBound) {
                     keep(item)
+                    bytes += item.count + 1
                     from = item.upperBound + 1
                 }
+                // Items that do not account for the value (an empty one) are not found.
+                guard bytes == range.count else { continue }
             } else {
                 keep(range)
             }

@@ -132,6 +132,22 @@ extension CellMeasurer {
         @inline(__always)
         func bytes(_ sp: UnsafePointer<SlotProgram>) -> UnsafeRawBufferPointer { record.record.bytes(slot: Int(sp.pointee.valueIndex)) }
 
+        /// An image's size as the batch keeps it parsed, else from its value.
+        @inline(__always)
+        func imageSize(_ sp: UnsafePointer<SlotProgram>) -> (width: Int64, height: Int64) {
+            CellTextBatch.imageSize(code: batch.pointee.code(row: b, value: sp.pointee.valueIndex), default: sp.pointee.imageDefault)
+                ?? CellMeasurer.imageSize(bytes(sp), sp)
+        }
+
+        /// A box stack's count as the batch keeps it parsed, else from its value.
+        @inline(__always)
+        func boxCount(_ sp: UnsafePointer<SlotProgram>) -> Int32 {
+            guard let count = CellTextBatch.boxCount(code: batch.pointee.code(row: b, value: sp.pointee.valueIndex)) else {
+                return CellMeasurer.boxCount(bytes(sp), sp)
+            }
+            return Swift.min(count, sp.pointee.max)
+        }
+
         @inline(__always)
         func natural(_ m: CellMeasurer, _ item: RowPlans.Item, _ slots: UnsafePointer<SlotProgram>, _ p: CellProgram) -> Int64? {
             let s = Int(item.slot), sp = slots + s
@@ -139,12 +155,12 @@ extension CellMeasurer {
             if item.kind == .text { return m.keptNatural(batch, b, KeptPlan.Text(sp, p), record) }
             switch item.kind {
             case .text: return nil
-            case .textList: return m.keptListNatural(batch, b, sp, p, bytes(sp))
+            case .textList: return m.keptListNatural(batch, b, sp, p, count: nil) { bytes(sp) }
             case .image, .imageMeasured:
-                let size = CellMeasurer.imageSize(bytes(sp), sp)
+                let size = imageSize(sp)
                 m.slotState[s].height = size.height
                 return size.width
-            case .boxStack: return CellMeasurer.boxStackSize(sp, count: CellMeasurer.boxCount(bytes(sp), sp)).width
+            case .boxStack: return CellMeasurer.boxStackSize(sp, count: boxCount(sp)).width
             case .imageFromColumn: return 0
             case .stated: return buttonNatural(m, sp, p)
             }
@@ -168,11 +184,11 @@ extension CellMeasurer {
             }
             switch item.kind {
             case .text: return nil
-            case .textList: return m.keptListHeight(batch, b, sp, p, bytes(sp), columnWidth: columnWidth)
-            case .image: return CellMeasurer.imageSize(bytes(sp), sp).height
+            case .textList: return m.keptListHeight(batch, b, sp, p, columnWidth: columnWidth) { bytes(sp) }
+            case .image: return imageSize(sp).height
             case .imageMeasured: return m.slotState[s].height
             case .imageFromColumn: return Swift.min(Swift.max(columnWidth, sp.pointee.imageMin), sp.pointee.imageMax)
-            case .boxStack: return CellMeasurer.boxStackSize(sp, count: CellMeasurer.boxCount(bytes(sp), sp)).height
+            case .boxStack: return CellMeasurer.boxStackSize(sp, count: boxCount(sp)).height
             case .stated:
                 // A button (`CellMeasurer.itemHeight`): its label's lines at its width less
                 // its padding, a fit one's width its natural one at most.
@@ -203,38 +219,53 @@ extension CellMeasurer {
         return keptNaturalFromBytes(batch, t, text, record)
     }
 
-    /// The widest item of text list slot `sp` of batch row `b`, whose value is `bytes`
-    /// (`textListNatural`), or nil when its kept items do not account for it.
+    /// The widest item of text list slot `sp` of batch row `b` (`textListNatural`), or nil
+    /// when its kept items do not account for its value (`count` bytes; nil: a batch built
+    /// from the rows). The value's `bytes` are read only for an item the kept widths do
+    /// not settle.
     @inline(__always)
     func keptListNatural(_ batch: UnsafeMutablePointer<CellTextBatch.View>, _ b: Int, _ sp: UnsafePointer<SlotProgram>, _ p: CellProgram,
-                         _ bytes: UnsafeRawBufferPointer) -> Int64? {
-        guard let items = batch.pointee.listItems(row: b, sp, count: bytes.count) else { return nil }
+                         count: Int?, _ bytes: () -> UnsafeRawBufferPointer) -> Int64? {
+        guard let items = batch.pointee.listItems(row: b, sp, count: count) else { return nil }
+        let style = sp.pointee.style
         var w: Int64 = 0, from = 0
         for t in items {
-            let item = UnsafeRawBufferPointer(rebasing: bytes[from..<(from &+ Int(batch.pointee.length[t]))])
-            from &+= item.count &+ 1
-            w = Swift.max(w, batchNatural(batch, t, item, p, style: sp.pointee.style, ratio: keptRatio(batch, t, item, p, style: sp.pointee.style)))
+            let length = Int(batch.pointee.length[t])
+            if let ratio = batch.pointee.keptScale(t, style: style), let units = keptNaturalUnits(batch, t, ratio: ratio) {
+                w = Swift.max(w, units)
+            } else {
+                let item = UnsafeRawBufferPointer(rebasing: bytes()[from..<(from &+ length)])
+                w = Swift.max(w, batchNatural(batch, t, item, p, style: style, ratio: keptRatio(batch, t, item, p, style: style)))
+            }
+            from &+= length &+ 1
         }
         return w
     }
 
-    /// Text list slot `sp` of batch row `b` (value `bytes`) at `columnWidth`
-    /// (`textListHeight`), or nil when its kept items do not account for it.
+    /// Text list slot `sp` of batch row `b` at `columnWidth` (`textListHeight`), or nil
+    /// when its kept items do not account for its value (a batch built from the rows keeps
+    /// only those that do). The value's `bytes` are read only for an item the kept widths
+    /// do not settle.
     @inline(__always)
     func keptListHeight(_ batch: UnsafeMutablePointer<CellTextBatch.View>, _ b: Int, _ sp: UnsafePointer<SlotProgram>, _ p: CellProgram,
-                        _ bytes: UnsafeRawBufferPointer, columnWidth: Int64) -> Int64? {
-        guard let items = batch.pointee.listItems(row: b, sp, count: bytes.count) else { return nil }
+                        columnWidth: Int64, _ bytes: () -> UnsafeRawBufferPointer) -> Int64? {
+        guard let items = batch.pointee.listItems(row: b, sp, count: nil) else { return nil }
         let style = sp.pointee.style, maxLines = Int(sp.pointee.maxLines), lineHeight = p.lineHeights[Int(style)]
         let gaps = Int64(items.count &- 1) &* sp.pointee.gap
         if maxLines == 1 { return Int64(items.count) &* lineHeight &+ gaps }
         guard maxLines >= 0 else { return nil }
+        let width = LayoutUnit.points(Swift.max(columnWidth, 1))
         var h = gaps, from = 0
         for t in items {
-            let item = UnsafeRawBufferPointer(rebasing: bytes[from..<(from &+ Int(batch.pointee.length[t]))])
-            from &+= item.count &+ 1
-            let lines = batchLines(batch, t, item, p, style: style, width: LayoutUnit.points(Swift.max(columnWidth, 1)), maxLines: maxLines,
-                                   ratio: keptRatio(batch, t, item, p, style: style))
+            let length = Int(batch.pointee.length[t])
+            var lines = -1
+            if let ratio = batch.pointee.keptScale(t, style: style) { lines = keptLines(batch, t, width: width, maxLines: maxLines, ratio: ratio) }
+            if lines < 0 {
+                let item = UnsafeRawBufferPointer(rebasing: bytes()[from..<(from &+ length)])
+                lines = batchLines(batch, t, item, p, style: style, width: width, maxLines: maxLines, ratio: keptRatio(batch, t, item, p, style: style))
+            }
             h &+= Int64(lines) &* lineHeight
+            from &+= length &+ 1
         }
         return h
     }

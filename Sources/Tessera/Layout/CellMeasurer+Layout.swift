@@ -197,7 +197,7 @@ extension CellMeasurer {
     func textListNatural(_ range: Range<Int>, _ s: Int, _ sp: UnsafePointer<SlotProgram>, _ p: CellProgram, _ row: RowValues) -> Int64 {
         // From its kept items when the batch has them (`keptListNatural`).
         if textLog == nil, rowIsValidUTF8, let batch = scratch.pointee.batch,
-           let w = keptListNatural(batch, scratch.pointee.batchRow, sp, p, row.bytes(range)) { return w }
+           let w = keptListNatural(batch, scratch.pointee.batchRow, sp, p, count: range.count, { row.bytes(range) }) { return w }
         var w: Int64 = 0, from = range.lowerBound, k = 0
         while let item = Self.nextItem(row.utf8, from: from, end: range.upperBound) {
             w = Swift.max(w, textNatural(row.bytes(item), p, style: sp.pointee.style, slot: s, value: sp.pointee.valueIndex, item: k))
