@@ -156,17 +156,27 @@ import Testing
             slots.append(row)
             text.append(row)
         }
-        let kinds = [UInt16](repeating: kind.code, count: slots.count)
+        try expectRelayouts(profile, kind.code, slots, text, [{ $0.fontScale = 1.3 }, { $0.width = 250 }, { $0.fontScale = 0.85 }, { $0.width = 375 }]) {
+            env, dirty, kept in #expect(dirty > 0 && kept == dirty, "\(env): \(kept) of \(dirty) rows from kept results")
+        }
+    }
+
+    /// Appends `slots` (rows of `kind`) to an engine at 375 pt, measures them, then makes
+    /// each change: every height is a fresh measurer's, and `check` sees the environment,
+    /// the rows marked dirty and how many of them came from kept results.
+    func expectRelayouts(_ profile: Profile, _ kind: UInt16, _ slots: [[String]], _ text: RowText, _ changes: [(inout LayoutEnvironment) -> Void],
+                         check: (LayoutEnvironment, Int, Int) -> Void) throws {
+        let kinds = [UInt16](repeating: kind, count: slots.count)
         var env = LayoutEnvironment(width: 375, platform: profile.platforms[0])
         var engine = try ListEngine(profile: profile, environment: env, viewport: 600, overscan: 100, textEngine: TextLayoutEngine())
         try engine.append(ids: (1...UInt64(slots.count)).map { $0 }, kinds: kinds, text: text)
         try engine.measureAll(threads: 1)
-        for change: (inout LayoutEnvironment) -> Void in [{ $0.fontScale = 1.3 }, { $0.width = 250 }, { $0.fontScale = 0.85 }, { $0.width = 375 }] {
+        for change in changes {
             change(&env)
             try engine.setEnvironment(env)
             let dirty = engine.dirtyCount
             try engine.measureAll(threads: 1)
-            #expect(dirty > 0 && engine.lastMeasureAllKeptRows == dirty, "\(env): \(engine.lastMeasureAllKeptRows) of \(dirty) rows from kept results")
+            check(env, dirty, engine.lastMeasureAllKeptRows)
             #expect(Self.heights(engine) == Self.reference(profile, env, kinds, slots), "\(env)")
         }
     }
@@ -226,18 +236,8 @@ import Testing
             slots.append(row)
             text.append(row)
         }
-        let kinds = [UInt16](repeating: kind.code, count: slots.count)
-        var env = LayoutEnvironment(width: 375, platform: profile.platforms[0])
-        var engine = try ListEngine(profile: profile, environment: env, viewport: 600, overscan: 100, textEngine: TextLayoutEngine())
-        try engine.append(ids: (1...UInt64(slots.count)).map { $0 }, kinds: kinds, text: text)
-        try engine.measureAll(threads: 1)
-        for change: (inout LayoutEnvironment) -> Void in [{ $0.fontScale = 1.3 }, { $0.width = 700 }, { $0.editMode = true }, { $0.fontScale = 1 }] {
-            change(&env)
-            try engine.setEnvironment(env)
-            let dirty = engine.dirtyCount
-            try engine.measureAll(threads: 1)
-            #expect(dirty > emptyItems && engine.lastMeasureAllKeptRows >= dirty - emptyItems, "\(env): \(engine.lastMeasureAllKeptRows) of \(dirty) rows from kept results")
-            #expect(Self.heights(engine) == Self.reference(profile, env, kinds, slots), "\(env)")
+        try expectRelayouts(profile, kind.code, slots, text, [{ $0.fontScale = 1.3 }, { $0.width = 700 }, { $0.editMode = true }, { $0.fontScale = 1 }]) {
+            env, dirty, kept in #expect(dirty > emptyItems && kept >= dirty - emptyItems, "\(env): \(kept) of \(dirty) rows from kept results")
         }
     }
 

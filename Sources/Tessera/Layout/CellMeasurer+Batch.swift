@@ -436,6 +436,8 @@ public final class CellTextBatch {
     struct View {
         let rowCount: Int
         let slotsPerRow: Int
+        /// Per row and value slot: the value's first kept text; for an image or a box stack
+        /// its value parsed (`CellTextBatch.boxCode`, below -1); else -1.
         let first: UnsafeBufferPointer<Int32>
         let head: UnsafeBufferPointer<Int32>
         let style: UnsafeBufferPointer<Int32>
