@@ -230,9 +230,9 @@ public final class CellTextBatch {
             let count = bytes.isEmpty ? 0 : CellMeasurer.parseDecimal(bytes, allowFraction: false) ?? 0
             return count >= 0 && count < 0x1p29 ? -(3 + (1 << 30) + Int32(count)) : -1
         }
-        guard !bytes.isEmpty, !(bytes.count == 1 && bytes[0] == UInt8(ascii: "*")),
-              let size = CellMeasurer.parseImage(bytes, default: 0) else { return -2 }
-        guard (0..<(1 << 15)).contains(size.width), (0..<(1 << 15)).contains(size.height) else { return -1 }
+        // Parsed sides are never negative: -1 is the default ("" or "*").
+        guard let size = CellMeasurer.parseImage(bytes, default: -1), size.width >= 0 else { return -2 }
+        guard size.width < 1 << 15, (0..<(1 << 15)).contains(size.height) else { return -1 }
         return -(3 + Int32(size.width << 15 | size.height))
     }
 
