@@ -319,6 +319,35 @@ import Testing
         #expect(!narrower.keeps(point, at: 1300) && !FillShift(fill: 0, padding: 0).keeps(point, at: 999))
     }
 
+    /// The marking's branch-free update of a width range does what `shift(by:)` does when it
+    /// moves the range, empties the bounds (keeping the epoch) when it marks the row, and
+    /// nothing otherwise: edge bounds (the open top, ranges a shift carries out) and random ones.
+    @Test func widthRangeUpdateMatchesShift() {
+        var rng = SplitMix64(seed: 0x5EED)
+        let top = Int32.max
+        var cases: [(low: Int32, high: Int32, shift: Int64)] = []
+        for (low, high) in [(1, 2), (1, top), (5, 9), (top - 2, top - 1), (top - 1, top), (0, 0), (1000, 2000)] as [(Int32, Int32)] {
+            for shift: Int64 in [0, 1, -1, 4, -4, 999, -999, 1000, -1000, Int64(top), -Int64(top), Int64(Int32.min), 1 << 40, -(1 << 40)] {
+                cases.append((low, high, shift))
+            }
+        }
+        for _ in 0..<2000 {
+            let low = Int32(truncatingIfNeeded: rng.next() % UInt64(top)), high = rng.next() % 8 == 0 ? top : Int32(truncatingIfNeeded: rng.next() % UInt64(top))
+            cases.append((low, high, Int64(truncatingIfNeeded: rng.next() % (1 << 33)) - (1 << 32)))
+        }
+        for c in cases {
+            let range = CellTextBatch.WidthRange(low: c.low, high: c.high, epoch: 7, present: 0b1011)
+            var shifted = range, moved = range, emptied = range, kept = range
+            shifted.shift(by: c.shift)
+            moved.update(moves: 1, by: c.shift, empties: 0)
+            emptied.update(moves: 0, by: c.shift, empties: 1)
+            kept.update(moves: 0, by: c.shift, empties: 0)
+            #expect(moved == shifted, "\(c)")
+            #expect(emptied == CellTextBatch.WidthRange(low: 0, high: 0, epoch: 7, present: 0b1011), "\(c)")
+            #expect(kept == range, "\(c)")
+        }
+    }
+
     /// On a new platform rows never measured move to the platform's estimates; measured
     /// ones keep their (stale) heights until measured again.
     @Test func platformChangeMovesEstimates() throws {

@@ -152,44 +152,80 @@ extension ListEngine {
             }
         }
         for code in marks.indices where marks[code] == .dirty { layout.kindEpochs[code] = layout.epoch }
-        let bits = marks.map { $0 == .dirty ? dirty : 0 }, asks = marks.map { $0 == .sameLayout || $0 == .perValues }
+        let kindMarks = marks.indices.map { code in
+            KindMark(dirty: marks[code] == .dirty ? dirty : 0, asks: marks[code] == .sameLayout || marks[code] == .perValues,
+                     perValues: marks[code] == .perValues, since: layout.kindEpochs[code])
+        }
         let batches = layout.batches.map(\.viewPointer), ranges = layout.batchRanges
         let shifts = ShiftCache(width: width), same = FillShift.none.window(at: width)
         defer { shifts.deallocate() }
-        // The batch holding the rows last asked about: its rows and their ranges.
-        var b = -1, batchRows = 0..<0, rangeBase = UnsafeMutablePointer<CellTextBatch.WidthRange>(bitPattern: 16)!
-        return bits.withUnsafeBufferPointer { bits in
-            asks.withUnsafeBufferPointer { asks in
-                layout.kindEpochs.withUnsafeBufferPointer { since in
-                    store.setFlags(byKind: bits, asks: asks, gaining: dirty) { row, kind, flags in
-                        guard flags & dirty == 0 else { return 0 }
-                        if row >= batchRows.upperBound {
-                            repeat { b += 1 } while b < ranges.count && row >= ranges[b].upperBound
-                            guard b < ranges.count else { return dirty }
-                            batchRows = ranges[b]
-                            rangeBase = batches[b].pointee.widthRanges.baseAddress.unsafelyUnwrapped
-                        }
-                        guard row >= batchRows.lowerBound else { return dirty }
-                        let range = rangeBase + (row &- batchRows.lowerBound)
-                        // A measured row's range holds in the new environment when its kind
-                        // changed only in width (and in padding, gaps and columns of boxes
-                        // taking width from the fill column: `FillShift`) to a width the shift
-                        // keeps; the range then moves by the shift.
-                        if range.pointee.isValid(since: since[Int(kind)]) {
-                            let window = marks[Int(kind)] == .perValues ? shifts.window(kind: kind, present: range.pointee.present, measurer) : same
-                            if window.keeps(range.pointee) {
-                                // A stored range has 1 <= low < high: moving it by 0 leaves it as it is.
-                                if window.fill != 0 { range.pointee.shift(by: window.fill) }
-                                return 0
-                            }
-                        }
-                        // Its present values stay for the kept results.
-                        (range.pointee.low, range.pointee.high) = (0, 0)
-                        return dirty
+        var gained = 0, b = 0
+        let dirtyShift = UInt16(dirty.trailingZeroBitCount), asksAny = kindMarks.contains { $0.asks }
+        /// 1 or 0, for conditions combined without a branch (`&&` branches on each).
+        @inline(__always) func bit(_ condition: Bool) -> Int64 { condition ? 1 : 0 }
+        kindMarks.withUnsafeBufferPointer { kindMarks in
+            /// Marks rows `0 ..< count` of a page's `kinds` and `flags`, whose width ranges are
+            /// `widthRanges` (nil: rows no batch holds, which have none).
+            @inline(__always)
+            func mark(_ kinds: UnsafePointer<UInt16>, _ flags: UnsafeMutablePointer<UInt16>, count: Int,
+                      _ widthRanges: UnsafeMutablePointer<CellTextBatch.WidthRange>?) {
+                guard let widthRanges, asksAny else {
+                    for j in 0..<count {
+                        let f = flags[j], m = kindMarks[Int(kinds[j])]
+                        let set = f | m.dirty | (m.asks ? dirty : 0)
+                        gained &+= Int((set & ~f & dirty) >> dirtyShift)
+                        flags[j] = set
                     }
+                    return
+                }
+                // Keeping or marking a row takes no branch (about half the rows, in no order,
+                // go each way): every row's flags and range are written, changed or not.
+                for j in 0..<count {
+                    let kind = kinds[j], f = flags[j], m = kindMarks[Int(kind)], range = widthRanges + j
+                    let epoch = range.pointee.epoch, low = Int64(range.pointee.low), high = Int64(range.pointee.high)
+                    // A clean, measured row's range holds in the new environment when its kind
+                    // changed only in width (and in padding, gaps and columns of boxes taking
+                    // width from the fill column: `FillShift`) to a width the shift keeps; the
+                    // range then moves by the shift.
+                    let check = bit(m.asks) & bit(f & dirty == 0), valid = bit(epoch != 0) & bit(epoch >= m.since)
+                    let window = bit(m.perValues) & check & valid != 0 ? shifts.window(kind: kind, present: range.pointee.present, measurer) : same
+                    let keep = valid & bit(low <= window.atMost) & bit(window.below < high) & bit(high &- low > window.span)
+                    let marked = check & (keep ^ 1)
+                    let set = f | m.dirty | UInt16(truncatingIfNeeded: marked) << dirtyShift
+                    gained &+= Int((set & ~f & dirty) >> dirtyShift)
+                    flags[j] = set
+                    // A stored range has 1 <= low < high: a shift by 0 would leave it as it is.
+                    range.pointee.update(moves: check & keep & bit(window.fill != 0), by: window.fill, empties: marked)
+                }
+            }
+            store.forEachPage { first, kinds, flags, n in
+                var s = 0
+                while s < n {
+                    // Rows `s ..< end` lie in batch `b`, or in none (before it or past the last).
+                    let row = first &+ s
+                    while b < ranges.count && row >= ranges[b].upperBound { b += 1 }
+                    let inBatch = b < ranges.count && row >= ranges[b].lowerBound
+                    let end = b == ranges.count ? n : Swift.min(n, (inBatch ? ranges[b].upperBound : ranges[b].lowerBound) &- first)
+                    let widthRanges = inBatch ? batches[b].pointee.widthRanges.baseAddress.unsafelyUnwrapped + (row &- ranges[b].lowerBound) : nil
+                    mark(kinds + s, flags + s, count: end &- s, widthRanges)
+                    s = end
                 }
             }
         }
+        return gained
+    }
+
+    /// What an environment change does to the clean rows of a kind code (`markDirty`).
+    private struct KindMark {
+        /// `dirty` for a kind none of whose rows keeps its height, else 0.
+        var dirty: UInt16
+        /// Whether a row keeps its height where its width range holds (`sameLayout`,
+        /// `perValues`).
+        var asks: Bool
+        /// Whether the range's window depends on the row's present values.
+        var perValues: Bool
+        /// The kind's last change other than in width (`ProfileLayout.kindEpochs`).
+        var since: UInt32
     }
 
     /// The last shift (`CellMeasurer.layoutWidthShift`) looked up for each of 4,096 slots

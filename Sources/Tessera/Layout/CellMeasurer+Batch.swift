@@ -398,7 +398,7 @@ public final class CellTextBatch {
     /// epoch of that program (0: none), and the row's present values
     /// (`CellMeasurer.presentValues`; an empty range keeps them alone). The list engine
     /// reads it to leave rows alone after a width change (`ListEngine.setEnvironment`).
-    struct WidthRange {
+    struct WidthRange: Equatable {
         var low: Int32 = 0
         var high: Int32 = 0
         var epoch: UInt32 = 0
@@ -428,6 +428,22 @@ public final class CellTextBatch {
             }
             low = Int32(l)
             high = Int32(h)
+        }
+
+        /// `shift(by: shift)` where `moves` is 1, the bounds emptied (the epoch and present
+        /// values kept, for the kept results) where `empties` is 1, else nothing, without a
+        /// branch: `ListEngine.markDirty` decides about half its rows each way, in no order.
+        /// `moves` and `empties` are each 0 or 1, not both 1.
+        @inline(__always)
+        mutating func update(moves: Int64, by shift: Int64, empties: Int64) {
+            @inline(__always) func bit(_ condition: Bool) -> Int64 { condition ? 1 : 0 }
+            let low = Int64(self.low), high = Int64(self.high), top = Int64(Int32.max)
+            let l = low &+ shift, h = high &+ shift &* bit(high != top)
+            let fits = bit(l >= 1) & bit(h <= top) & bit(l < h), dropped = moves & (fits ^ 1)
+            let moved = 0 &- (moves & fits), emptied = 0 &- (empties | dropped), same = ~(moved | emptied)
+            self.low = Int32(truncatingIfNeeded: l & moved | low & same)
+            self.high = Int32(truncatingIfNeeded: h & moved | high & same)
+            epoch &= ~UInt32(truncatingIfNeeded: 0 &- dropped)
         }
     }
 

@@ -105,39 +105,19 @@ extension RowStore {
         if items { page.prefetchColumn(page.itemHeights, 0, n) }
     }
 
-    /// Sets on every row the bits `bits[kind]` of its kind and, for a kind with
-    /// `asks[kind]`, those `body(row, kind, flags)` returns; returns how many rows gained
-    /// `bit`. Rows of kinds that do not ask cost no branch.
+    /// Calls `body` with each page in row order: its first row, its kinds and flags (which
+    /// `body` may change), and its row count; the next page's kinds and flags load meanwhile.
     @inline(__always)
-    mutating func setFlags(byKind bits: UnsafeBufferPointer<UInt16>, asks: UnsafeBufferPointer<Bool>, gaining bit: UInt16,
-                           _ body: (_ row: Int, _ kind: UInt16, _ flags: UInt16) -> UInt16) -> Int {
-        var gained = 0, row = 0
-        let asksAny = asks.contains(true)
-        var l = tree.firstLeaf
+    mutating func forEachPage(_ body: (_ firstRow: Int, _ kinds: UnsafePointer<UInt16>, _ flags: UnsafeMutablePointer<UInt16>, _ count: Int) -> Void) {
+        var row = 0, l = tree.firstLeaf
         while l != HeightTree.none {
             let page = page(ofLeaf: l), n = rowCount(ofLeaf: l)
-            let kinds = page.kinds, flags = page.flags
             let after = tree.leaves[Int(l)].next
             prefetchPage(ofLeaf: after, kinds: true)
-            if asksAny {
-                for s in 0..<n {
-                    let k = Int(kinds[s]), f = flags[s]
-                    var set = bits[k]
-                    if asks[k] { set |= body(row &+ s, UInt16(k), f) }
-                    gained &+= set & ~f & bit != 0 ? 1 : 0
-                    flags[s] = f | set
-                }
-            } else {
-                for s in 0..<n {
-                    let f = flags[s], set = bits[Int(kinds[s])]
-                    gained &+= set & ~f & bit != 0 ? 1 : 0
-                    flags[s] = f | set
-                }
-            }
+            body(row, page.kinds, page.flags, n)
             row &+= n
             l = after
         }
-        return gained
     }
 
     /// Rows of `range` with `bit` set.
