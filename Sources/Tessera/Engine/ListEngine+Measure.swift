@@ -426,35 +426,42 @@ extension ListEngine {
                                     // other row: a row's texts fill a fraction of their lines, and loading
                                     // them for every row left fiori-android's relayouts 3 % slower.
                                     // Means per row in 1/65536 (no division per row).
-                                    let rowCount = max(view.pointee.rowCount, 1)
-                                    let textsPerRow = (view.pointee.head.count << 16) / rowCount
-                                    let segmentsPerRow = (view.pointee.segments.count << 16) / rowCount
-                                    var textRow = -1, textAt = 0, segmentRow = -1, segmentAt = 0
+                                    var ahead = LoadAhead(view, keptResults, arena: arena)
+                                    let dirtyShift = UInt16(dirty.trailingZeroBitCount), everyRow = dirtyCount == count
                                     var c = starts[i]
                                     while c.row < range.upperBound {
                                         // A page at a time: its columns found once.
                                         let page = walker.page(c.leaf), count = Int(walker.leaves[Int(c.leaf)].count)
                                         let end = Swift.min(count, c.slot &+ (range.upperBound &- c.row))
-                                        let flags = page.flags, text = page.text
+                                        let flags = page.flags
                                         var slot = c.slot, b = c.row &- range.lowerBound
+                                        if everyRow {
+                                            while slot < end {
+                                                ahead.load(page, slot: slot, count: count, row: b)
+                                                if flags[slot] & dirty != 0 { measure(RowCursor(leaf: c.leaf, slot: slot, row: range.lowerBound &+ b), page) }
+                                                slot &+= 1
+                                                b &+= 1
+                                            }
+                                        }
                                         while slot < end {
-                                            if slot &+ 8 < count && readsRecord(page.kinds[slot &+ 8]) {
-                                                let record = arena + Int(text[slot &+ 8]) &* 4
-                                                tess_prefetch(record)
-                                                tess_prefetch(record + 64)
+                                            // Some rows clean: eight rows at a time, each row's loads ahead,
+                                            // then the dirty ones measured by their bits (where about half
+                                            // the rows, in no order, are dirty, a branch per row mispredicts
+                                            // one in two; where every row is, eight rows' loads at once cost
+                                            // more than that saves).
+                                            let first = slot, firstRow = b, last = Swift.min(slot &+ 8, end)
+                                            var dirtyRows: UInt32 = 0
+                                            while slot < last {
+                                                ahead.load(page, slot: slot, count: count, row: b)
+                                                dirtyRows |= UInt32(truncatingIfNeeded: (flags[slot] & dirty) >> dirtyShift) << (slot &- first)
+                                                slot &+= 1
+                                                b &+= 1
                                             }
-                                            view.pointee.prefetchRow(b &+ 16)
-                                            if b & 7 == 0 {
-                                                // The last anchor's segments start (its column loaded by now).
-                                                if textRow >= 0 { (segmentRow, segmentAt) = (textRow, Int(view.pointee.segmentStart[textAt])) }
-                                                let a = view.pointee.someKeptText(ofRow: b &+ 8)
-                                                if a >= 0 { (textRow, textAt) = (b &+ 8, a) }
+                                            while dirtyRows != 0 {
+                                                let j = dirtyRows.trailingZeroBitCount
+                                                measure(RowCursor(leaf: c.leaf, slot: first &+ j, row: range.lowerBound &+ firstRow &+ j), page)
+                                                dirtyRows &= dirtyRows &- 1
                                             }
-                                            if textRow >= 0 && b & 1 == 0 { view.pointee.prefetchTexts(from: textAt &+ ((b &+ 8 &- textRow) &* textsPerRow) >> 16) }
-                                            if segmentRow >= 0 { view.pointee.prefetchSegments(from: segmentAt &+ ((b &+ 4 &- segmentRow) &* segmentsPerRow) >> 16) }
-                                            if flags[slot] & dirty != 0 { measure(RowCursor(leaf: c.leaf, slot: slot, row: range.lowerBound &+ b), page) }
-                                            slot &+= 1
-                                            b &+= 1
                                         }
                                         c.row &+= end &- c.slot
                                         c.slot = 0
@@ -655,6 +662,48 @@ struct LineTracker {
 
 /// A read-only view of the store's pages for worker threads, valid while the store is not
 /// mutated.
+/// What `measureAllPrepared`'s loop over heavy rows loads ahead of each row (see there):
+/// its slots and width range 16 rows ahead, its text record 8 ahead (within the page, for
+/// kinds not measured from kept results), the per-text columns every other row 8 ahead and
+/// segments 4 ahead, found every eighth row and estimated in between.
+struct LoadAhead {
+    let view: UnsafeMutablePointer<CellTextBatch.View>
+    let keptResults: CellMeasurer.KeptResults?
+    let arena: UnsafeRawPointer
+    /// Means per row in 1/65536 (no division per row).
+    let textsPerRow: Int, segmentsPerRow: Int
+    var textRow = -1, textAt = 0, segmentRow = -1, segmentAt = 0
+
+    init(_ view: UnsafeMutablePointer<CellTextBatch.View>, _ keptResults: CellMeasurer.KeptResults?, arena: UnsafeRawPointer) {
+        let rowCount = max(view.pointee.rowCount, 1)
+        self.view = view
+        self.keptResults = keptResults
+        self.arena = arena
+        textsPerRow = (view.pointee.head.count << 16) / rowCount
+        segmentsPerRow = (view.pointee.segments.count << 16) / rowCount
+    }
+
+    /// The loads for page slot `slot` of `count`, batch row `b`.
+    @inline(__always)
+    mutating func load(_ page: Page, slot: Int, count: Int, row b: Int) {
+        // Rows measured from kept results read no text record (`measureAllPrepared`).
+        if slot &+ 8 < count && !(keptResults?.worthTrying(page.kinds[slot &+ 8]) ?? false) {
+            let record = arena + Int(page.text[slot &+ 8]) &* 4
+            tess_prefetch(record)
+            tess_prefetch(record + 64)
+        }
+        view.pointee.prefetchRow(b &+ 16)
+        if b & 7 == 0 {
+            // The last anchor's segments start (its column loaded by now).
+            if textRow >= 0 { (segmentRow, segmentAt) = (textRow, Int(view.pointee.segmentStart[textAt])) }
+            let a = view.pointee.someKeptText(ofRow: b &+ 8)
+            if a >= 0 { (textRow, textAt) = (b &+ 8, a) }
+        }
+        if textRow >= 0 && b & 1 == 0 { view.pointee.prefetchTexts(from: textAt &+ ((b &+ 8 &- textRow) &* textsPerRow) >> 16) }
+        if segmentRow >= 0 { view.pointee.prefetchSegments(from: segmentAt &+ ((b &+ 4 &- segmentRow) &* segmentsPerRow) >> 16) }
+    }
+}
+
 struct RowWalker {
     let leaves: UnsafeMutablePointer<HeightTree.Leaf>
     let layout: Page.Layout
