@@ -425,7 +425,6 @@ extension ListEngine {
                                     // a line or two off costs little). The per-text columns load every
                                     // other row: a row's texts fill a fraction of their lines, and loading
                                     // them for every row left fiori-android's relayouts 3 % slower.
-                                    // Means per row in 1/65536 (no division per row).
                                     var ahead = LoadAhead(view, keptResults, arena: arena)
                                     let dirtyShift = UInt16(dirty.trailingZeroBitCount), everyRow = dirtyCount == count
                                     var c = starts[i]
@@ -660,8 +659,6 @@ struct LineTracker {
     mutating func isLeader(_ kind: UInt16) -> Bool { place(kind).leader }
 }
 
-/// A read-only view of the store's pages for worker threads, valid while the store is not
-/// mutated.
 /// What `measureAllPrepared`'s loop over heavy rows loads ahead of each row (see there):
 /// its slots and width range 16 rows ahead, its text record 8 ahead (within the page, for
 /// kinds not measured from kept results), the per-text columns every other row 8 ahead and
@@ -704,6 +701,8 @@ struct LoadAhead {
     }
 }
 
+/// A read-only view of the store's pages for worker threads, valid while the store is not
+/// mutated.
 struct RowWalker {
     let leaves: UnsafeMutablePointer<HeightTree.Leaf>
     let layout: Page.Layout
