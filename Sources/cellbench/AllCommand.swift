@@ -125,6 +125,7 @@ struct AllSuites {
                                              peerRows: min(tenth, quick ? 500 : 2_000), pangoHarness: harness),
                         progress: progress).run()
                     summary.add(report.results + [report.threadResult], suite: report.suiteName)
+                    summary.add(row: report.machineRow)
                     summary.add(memory: SuiteMemory(rows: tenth, allocated: report.memory.allocated, resident: report.memory.resident),
                                 suite: report.suiteName, note: "cold pass")
                     reports.append(report)

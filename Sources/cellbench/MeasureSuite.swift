@@ -116,6 +116,10 @@ struct MeasureSuite {
             progress.end()
         }
 
+        progress.begin("\(profile.name): the machine's own two-thread speedup before the cold passes (ParallelismProbe)")
+        let machineBefore = ParallelismProbe.run()
+        progress.end()
+
         // Cold on one and on two threads, fresh each; heights must not depend on the split.
         // The pass on the thread count asked for (--threads) is kept for the relayouts.
         var perThreads: [Int: Double] = [:]
@@ -150,6 +154,9 @@ struct MeasureSuite {
         }
         let coldPerRow = perThreads[c.threads]!
         let main = kept!
+        progress.begin("\(profile.name): the machine's own two-thread speedup after the cold passes (ParallelismProbe)")
+        let machine = (before: machineBefore, after: ParallelismProbe.run())
+        progress.end()
 
         // Environment changes on the same measurers and caches, each checked from scratch.
         var relayouts: [(name: String, environment: LayoutEnvironment, perRow: Double, scratchPerRow: Double, remeasured: Int, fromKept: Int, cpuPerRow: Double)] = []
@@ -233,7 +240,7 @@ struct MeasureSuite {
             relayoutCPU: relayouts.map { ($0.name, $0.cpuPerRow) }, coldCPU: (cpuTotals[c.threads] ?? cpuPerThreads[c.threads]!),
             remeasured: relayouts.map { ($0.name, $0.remeasured) }, fromKept: relayouts.map { ($0.name, $0.fromKept) }, textBatchBytes: main.textBatchBytes,
             peers: peers, peerName: peerName, peerRows: peerCount,
-            memory: memory, firstTouchPerRow: firstTouch, threadCPU: (cpuPerThreads[1]!, cpuPerThreads[2]!, cpuTotals[2]!),
+            memory: memory, firstTouchPerRow: firstTouch, threadCPU: (cpuPerThreads[1]!, cpuPerThreads[2]!, cpuTotals[2]!), machine: machine,
             coldStatistics: coldStatistics, finalStatistics: finalStatistics, bytesPerRowText: Double(rows.utf8.count) / Double(n),
             slotsPerRow: rows.slotsPerRow, kindCounts: Self.kindCounts(rows, profile))
     }
@@ -533,6 +540,15 @@ struct MeasureReport {
     var firstTouchPerRow: Double
     /// The longest thread's CPU time per row of the cold passes on one and on two threads.
     var threadCPU: (one: Double, two: Double, twoTotal: Double)
+    /// A trivially parallel workload's two-thread speedup, right before and right after
+    /// the cold passes on one and two threads.
+    var machine: (before: ParallelismProbe, after: ParallelismProbe)
+
+    /// The summary's row for `machine` (no target: it is what the engine's figure is read against).
+    var machineRow: [String] {
+        func text(_ p: ParallelismProbe) -> String { "compute \(Report.number(p.compute.speedup))x, memory \(Report.number(p.memory.speedup))x" }
+        return [suiteName, "machine_threads_2", "x", "\(text(machine.before)); after: \(text(machine.after))", "-", "-", "ParallelismProbe", "-"]
+    }
     var coldStatistics: ParallelMeasurer.Statistics
     var finalStatistics: ParallelMeasurer.Statistics
     var bytesPerRowText: Double
@@ -562,6 +578,7 @@ struct MeasureReport {
         var threads = threadResult.tableRow(suite: suiteName)
         threads[4] += " (1 thread)"
         table.append(threads)
+        table.append(machineRow)
         table.append([suiteName, "bytes_per_row", "B/row", Report.number(bytesPerRow), "-", "-", "-", "jemalloc, cold"])
         table.append([suiteName, "cache_bytes_per_row", "B/row", Report.number(cacheBytesPerRow), "-", "-", "-", "cache entries, cold"])
         if configuration.textBatches {
@@ -584,6 +601,10 @@ struct MeasureReport {
         print("kinds: " + kindCounts.map { "\($0.0) \($0.1)" }.joined(separator: ", "))
         print("environments: cold \(MeasureSuite.describe(environments[0])); width class \(MeasureSuite.describe(environments[1])); edit mode \(MeasureSuite.describe(environments[2])); font scale \(MeasureSuite.describe(environments[3]))")
         print("threads: cold wall time 1 thread \(Report.number(threadResult.peerValue)) ns/row, 2 threads \(Report.number(threadResult.value)) ns/row; CPU time of the busiest thread 1 thread \(Report.number(threadCPU.one)) ns/row, 2 threads \(Report.number(threadCPU.two)) ns/row (\(Report.number(threadCPU.one / threadCPU.two))x: the speedup if each thread had a core to itself), both threads together \(Report.number(threadCPU.twoTotal)) ns/row (\(Report.number(threadCPU.twoTotal / threadCPU.one))x the one thread's: above 1 is work the split adds)")
+        func probe(_ p: ParallelismProbe) -> String {
+            "compute \(Report.number(p.compute.speedup))x (threads' CPU together \(Report.number(p.compute.cpuRatio))x the one's), memory \(Report.number(p.memory.speedup))x (\(Report.number(p.memory.cpuRatio))x)"
+        }
+        print("the machine's own two-thread speedup (ParallelismProbe: a trivially parallel workload on one thread and on two): before the cold passes \(probe(machine.before)); after \(probe(machine.after))")
         if configuration.warmUp {
             print("first pass (fresh measurers, 2 threads, in memory not yet touched by the process; untimed for the results): \(Report.number(firstTouchPerRow)) ns/row")
         }
@@ -635,6 +656,10 @@ struct MeasureReport {
             "{\"width\": \(Report.json($0.environment.width)), \"edit_mode\": \($0.environment.editMode), \"font_scale\": \(Report.json($0.environment.fontScale)), \"texts\": \($0.records), \"pango_ns_per_row\": \(Report.json($0.pangoNsPerRow)), \"arithmetic_ns_per_row\": \(Report.json($0.replayNsPerRow)), \"lines_equal_percent\": \(Report.json(100 * Double($0.linesSame) / Double(max($0.linesTotal, 1)))), \"heights_equal_percent\": \(Report.json(100 * Double($0.heightsSame) / Double(max($0.rows, 1))))}"
         }.joined(separator: ", ") + "], "
         out += "\"thread_cpu_ns_per_row\": {\"one_thread\": \(Report.json(threadCPU.one)), \"two_threads_busiest\": \(Report.json(threadCPU.two)), \"two_threads_total\": \(Report.json(threadCPU.twoTotal))}, "
+        func probe(_ p: ParallelismProbe) -> String {
+            "{\"compute_speedup\": \(Report.json(p.compute.speedup)), \"compute_cpu_ratio\": \(Report.json(p.compute.cpuRatio)), \"memory_speedup\": \(Report.json(p.memory.speedup)), \"memory_cpu_ratio\": \(Report.json(p.memory.cpuRatio))}"
+        }
+        out += "\"machine_two_threads\": {\"before\": \(probe(machine.before)), \"after\": \(probe(machine.after))}, "
         out += "\"first_touch_pass_ns_per_row\": \(configuration.warmUp ? Report.json(firstTouchPerRow) : "null"), "
         out += "\"rows_measured_again\": {" + remeasured.map { "\(Report.string($0.0)): \($0.1)" }.joined(separator: ", ") + "}, "
         out += "\"rows_from_kept_results\": {" + fromKept.map { "\(Report.string($0.0)): \($0.1)" }.joined(separator: ", ") + "}, "

@@ -8,6 +8,12 @@ struct SummaryTable {
         rows += results.map { $0.tableRow(suite: suite) }
     }
 
+    /// A row a suite made itself (no target, or one the suite judged).
+    mutating func add(row: [String]) {
+        precondition(row.count == Self.header.count)
+        rows.append(row)
+    }
+
     /// jemalloc's allocated and resident bytes per row of a suite at its size (no target).
     mutating func add(memory: SuiteMemory, suite: String, note: String) {
         rows.append([suite, "allocated_bytes_per_row", "B/row", Report.number(memory.allocatedPerRow), "-", "-", note, "-"])
