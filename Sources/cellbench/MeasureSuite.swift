@@ -127,6 +127,7 @@ struct MeasureSuite {
         var cpuPerThreads: [Int: Double] = [:]
         /// The threads' CPU time of the pass together, ns/row.
         var cpuTotals: [Int: Double] = [:]
+        var processTimes: [Int: ProcessTimes] = [:]
         var kept: EngineMeasurer? = nil
         var reference: [Double]? = c.warmUp ? heights : nil
         var memory = MeasureReport.Memory(allocated: 0, resident: 0, allocatedAfterRelayouts: 0)
@@ -137,7 +138,9 @@ struct MeasureSuite {
             var other = [Double](repeating: 0, count: n)
             let start = MemoryStatistics.current()
             let m = try EngineMeasurer(profile: profile, environment: cold, rows: rows, threads: t, caches: c.caches, textBatches: c.textBatches)
+            let times = ProcessTimes.now()
             perThreads[t] = Double(other.withUnsafeMutableBufferPointer { m.measureAll(into: $0) }) / Double(n)
+            processTimes[t] = ProcessTimes.now() - times
             cpuPerThreads[t] = Double(m.lastThreadCPU.max() ?? 0) / Double(n)
             cpuTotals[t] = Double(m.lastThreadCPU.reduce(0, +)) / Double(n)
             progress.end()
@@ -241,6 +244,7 @@ struct MeasureSuite {
             remeasured: relayouts.map { ($0.name, $0.remeasured) }, fromKept: relayouts.map { ($0.name, $0.fromKept) }, textBatchBytes: main.textBatchBytes,
             peers: peers, peerName: peerName, peerRows: peerCount,
             memory: memory, firstTouchPerRow: firstTouch, threadCPU: (cpuPerThreads[1]!, cpuPerThreads[2]!, cpuTotals[2]!), machine: machine,
+            coldProcessTimes: (processTimes[1]!, processTimes[2]!),
             coldStatistics: coldStatistics, finalStatistics: finalStatistics, bytesPerRowText: Double(rows.utf8.count) / Double(n),
             slotsPerRow: rows.slotsPerRow, kindCounts: Self.kindCounts(rows, profile))
     }
@@ -543,6 +547,8 @@ struct MeasureReport {
     /// A trivially parallel workload's two-thread speedup, right before and right after
     /// the cold passes on one and two threads.
     var machine: (before: ParallelismProbe, after: ParallelismProbe)
+    /// The process's user and system time and minor faults across the cold pass on one and on two threads.
+    var coldProcessTimes: (one: ProcessTimes, two: ProcessTimes)
 
     /// The summary's row for `machine` (no target: it is what the engine's figure is read against).
     var machineRow: [String] {
@@ -604,6 +610,10 @@ struct MeasureReport {
         func probe(_ p: ParallelismProbe) -> String {
             "compute \(Report.number(p.compute.speedup))x (threads' CPU together \(Report.number(p.compute.cpuRatio))x the one's), memory \(Report.number(p.memory.speedup))x (\(Report.number(p.memory.cpuRatio))x)"
         }
+        func split(_ p: ProcessTimes) -> String {
+            "user \(Report.number(Double(p.user) / Double(c.rows))), system \(Report.number(Double(p.system) / Double(c.rows))) ns/row, \(p.minorFaults) minor faults"
+        }
+        print("cold passes, the process's time (getrusage): 1 thread \(split(coldProcessTimes.one)); 2 threads \(split(coldProcessTimes.two)) (system time is the kernel's, mostly the first touch of the text batches' and caches' memory)")
         print("the machine's own two-thread speedup (ParallelismProbe: a trivially parallel workload on one thread and on two): before the cold passes \(probe(machine.before)); after \(probe(machine.after))")
         if configuration.warmUp {
             print("first pass (fresh measurers, 2 threads, in memory not yet touched by the process; untimed for the results): \(Report.number(firstTouchPerRow)) ns/row")
@@ -659,6 +669,10 @@ struct MeasureReport {
         func probe(_ p: ParallelismProbe) -> String {
             "{\"compute_speedup\": \(Report.json(p.compute.speedup)), \"compute_cpu_ratio\": \(Report.json(p.compute.cpuRatio)), \"memory_speedup\": \(Report.json(p.memory.speedup)), \"memory_cpu_ratio\": \(Report.json(p.memory.cpuRatio))}"
         }
+        func split(_ p: ProcessTimes) -> String {
+            "{\"user_ns_per_row\": \(Report.json(Double(p.user) / Double(c.rows))), \"system_ns_per_row\": \(Report.json(Double(p.system) / Double(c.rows))), \"minor_faults\": \(p.minorFaults)}"
+        }
+        out += "\"cold_process_times\": {\"one_thread\": \(split(coldProcessTimes.one)), \"two_threads\": \(split(coldProcessTimes.two))}, "
         out += "\"machine_two_threads\": {\"before\": \(probe(machine.before)), \"after\": \(probe(machine.after))}, "
         out += "\"first_touch_pass_ns_per_row\": \(configuration.warmUp ? Report.json(firstTouchPerRow) : "null"), "
         out += "\"rows_measured_again\": {" + remeasured.map { "\(Report.string($0.0)): \($0.1)" }.joined(separator: ", ") + "}, "
