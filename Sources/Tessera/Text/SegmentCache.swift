@@ -38,7 +38,10 @@ struct SegmentMeasure {
 /// Storage: one arena of fixed 96-byte slots, each a 40-byte header (hash, style identity,
 /// width, whitespace width, length, content length, reference bit) followed by up to
 /// `keyCapacity` (56) key bytes, plus an open-addressing index of 32-bit slot numbers
-/// (linear probing, at most half full, backward-shift deletion). Segments longer than
+/// (linear probing, at most half full, backward-shift deletion). The index starts at
+/// `initialIndexCount` entries and doubles as slots fill, up to `maxIndexCount`: sized for
+/// the budget from the start, a 128 MiB cache holding 80,000 segments spread them over a
+/// 16 MiB index (a line of it for nearly every lookup, and 16 MiB zeroed on first use). Segments longer than
 /// `keyCapacity` bytes are measured every time and not stored (counted as bypasses), as
 /// Minikin's layout cache skips long runs. Eviction is CLOCK over the slots: a hit sets the
 /// slot's reference bit; the hand clears set bits and evicts the first slot whose bit is
@@ -51,9 +54,14 @@ struct SegmentCache {
     static let headerSize = 40
     static let keyCapacity = slotStride - headerSize
 
+    static let initialIndexCount = 1 << 12
+
     let budget: Int
     let slotCount: Int
-    let indexCount: Int
+    /// The index's size at the most (which the budget accounts for).
+    let maxIndexCount: Int
+    /// The index's size now: a power of two, at least twice the filled slots or `maxIndexCount`.
+    private(set) var indexCount = 0
     private var arena: UnsafeMutableRawPointer? = nil
     private var index: UnsafeMutablePointer<UInt32>? = nil
     private var filled = 0
@@ -72,7 +80,7 @@ struct SegmentCache {
             slots -= max(1, slots / 16)
         }
         slotCount = max(0, slots)
-        indexCount = slotCount > 0 ? indexSize : 0
+        maxIndexCount = slotCount > 0 ? indexSize : 0
         statistics.budget = self.budget
     }
 
@@ -84,6 +92,7 @@ struct SegmentCache {
         if let index { Jemalloc.free(index) }
         arena = nil
         index = nil
+        indexCount = 0
         filled = 0
         hand = 0
         statistics.entries = 0
@@ -174,12 +183,14 @@ struct SegmentCache {
         guard slotCount > 0, n <= Self.keyCapacity else { return }
         if arena == nil {
             arena = Jemalloc.allocate(bytes: slotCount * Self.slotStride)
+            indexCount = Swift.min(Self.initialIndexCount, maxIndexCount)
             let idx = Jemalloc.allocate(UInt32.self, capacity: indexCount)
             idx.initialize(repeating: 0, count: indexCount)
             index = idx
         }
         let target: Int
         if filled < slotCount {
+            if 2 * (filled + 1) > indexCount && indexCount < maxIndexCount { growIndex() }
             target = filled
             filled += 1
             statistics.entries += 1
@@ -209,6 +220,21 @@ struct SegmentCache {
         let idx = index.unsafelyUnwrapped
         while idx[i] != 0 { i = (i + 1) & mask }
         idx[i] = UInt32(target + 1)
+    }
+
+    /// Doubles the index, every filled slot indexed again by its hash.
+    private mutating func growIndex() {
+        let count = indexCount * 2, mask = count - 1
+        let idx = Jemalloc.allocate(UInt32.self, capacity: count)
+        idx.initialize(repeating: 0, count: count)
+        for t in 0..<filled {
+            var i = Int(truncatingIfNeeded: slot(t).load(as: UInt64.self)) & mask
+            while idx[i] != 0 { i = (i + 1) & mask }
+            idx[i] = UInt32(t + 1)
+        }
+        Jemalloc.free(index.unsafelyUnwrapped)
+        index = idx
+        indexCount = count
     }
 
     private mutating func removeFromIndex(_ target: Int) {
