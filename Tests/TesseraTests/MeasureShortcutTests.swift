@@ -364,6 +364,113 @@ import Testing
         #expect(claimed > 0 && (shifted > 0 || name == "fiori-ios-collection"))
     }
 
+    /// `CellProgram.fillShift` (columns walked in step, nothing collected) against the
+    /// plain way it was first written (`referenceFillShift`: each side's columns collected
+    /// into arrays, then compared), over changes of width, width class, edit mode, font
+    /// scale and platform, for every kind and present values of generated rows and of
+    /// random masks; and shifts are found, so the comparison is not all nils.
+    @Test(arguments: ["george", "fiori-android", "fiori-ios", "fiori-ios-collection"])
+    func fillShiftMatchesTheReference(_ name: String) throws {
+        let profile = try Profile.load(path: "Profiles/\(name).json")
+        var rng = SplitMix64(seed: 0xF111 ^ UInt64(name.utf8.count))
+        var environments: [LayoutEnvironment] = []
+        for platform in profile.platforms {
+            for width in [320.0, 390, 700, 1024] {
+                for scale in [1.0, 1.3] {
+                    for edit in [false, true] { environments.append(LayoutEnvironment(width: width, platform: platform, editMode: edit, fontScale: scale)) }
+                }
+            }
+        }
+        let m = try CellMeasurer(profile: profile, environment: environments[0])
+        var compared = 0, shifted = 0
+        for _ in 0..<40 {
+            let a = rng.pick(environments), b = rng.pick(environments)
+            try m.setEnvironment(a)
+            let before = m.program
+            try m.setEnvironment(b)
+            let after = m.program
+            let generator = RowGenerator(model: profile.model, env: b)
+            for (k, kind) in profile.model.kinds.enumerated() {
+                var masks: [UInt32] = (0..<20).map { _ in UInt32(truncatingIfNeeded: rng.next()) }
+                for r in 0..<30 {
+                    let row = generator.row(kind, &rng)
+                    if let mask = RowValues.with(row, { m.presentValues(k, after.kinds.baseAddress! + k, after, $0) }) { masks.append(mask) }
+                    _ = r
+                }
+                for mask in masks {
+                    let shift = after.fillShift(kind: k, from: before, present: mask)
+                    #expect(shift == Self.referenceFillShift(after, kind: k, from: before, present: mask), "\(kind.name) mask \(mask) from \(a) to \(b)")
+                    compared += 1
+                    if shift != nil { shifted += 1 }
+                }
+            }
+        }
+        #expect(compared > 0 && (shifted > 0 || name == "fiori-ios-collection"))
+    }
+
+    /// `fillShift` as first written: both sides' present columns collected (with their
+    /// present items) into arrays, the boxes-alone columns within the floor summed into
+    /// `used`, the rest compared.
+    static func referenceFillShift(_ here: CellProgram, kind k: Int, from there: CellProgram, present mask: UInt32) -> FillShift? {
+        var a = here.kinds[k], b = there.kinds[k]
+        guard a.gridMode == 0, b.gridMode == 0 else { return nil }
+        let (slotsA, slotsB) = (Int(a.slotStart), Int(b.slotStart))
+        let (overlaysA, overlaysB) = (Int(a.overlayStart), Int(b.overlayStart))
+        a.slotStart = 0; b.slotStart = 0; a.columnStart = 0; b.columnStart = 0; a.columnCount = 0; b.columnCount = 0
+        a.overlayStart = 0; b.overlayStart = 0; a.ruleStart = 0; b.ruleStart = 0; a.valueStart = 0; b.valueStart = 0
+        (a.padLeading, a.padTrailing, a.columnGap, b.padLeading, b.padTrailing, b.columnGap) = (0, 0, 0, 0, 0, 0)
+        guard a == b else { return nil }
+        for o in 0..<Int(a.overlayCount) where here.overlays[overlaysA + o] != there.overlays[overlaysB + o] { return nil }
+        for s in 0..<Int(a.slotCount) where here.slots[slotsA + s].isPresent(in: mask) && there.slots[slotsB + s].isPresent(in: mask) {
+            let x = here.slots[slotsA + s], y = there.slots[slotsB + s]
+            guard x == y else { return nil }
+            if x.style >= 0 {
+                let style = Int(x.style)
+                guard here.styleIdentities[style] == there.styleIdentities[style] && here.lineHeights[style] == there.lineHeights[style] else { return nil }
+            }
+        }
+        func summary(_ p: CellProgram) -> (used: Int64, content: [(column: ColumnProgram, items: [ItemProgram])])? {
+            let kp = p.kinds[k]
+            let slots = UnsafeBufferPointer(rebasing: p.slots[Int(kp.slotStart)..<Int(kp.slotStart + kp.slotCount)])
+            var used: Int64 = 0, previous: ColumnProgram? = nil
+            var present: [(column: ColumnProgram, items: [ItemProgram], least: Int64, boxes: Int64?)] = []
+            for c in Int(kp.columnStart)..<Int(kp.columnStart + kp.columnCount) {
+                var column = p.columns[c]
+                let items = p.items[Int(column.itemStart)..<Int(column.itemStart + column.itemCount)].filter { slots[Int($0.slot)].isPresent(in: mask) }
+                guard column.mode == .fill || !items.isEmpty else { continue }
+                guard column.mode != .fraction else { return nil }
+                if let prev = previous { used += CellMeasurer.gap(prev.spaceAfter, column.spaceBefore, kp.columnGap) }
+                previous = column
+                var least: Int64 = 0, widest: Int64 = 0, boxesAlone = column.mode != .fill, item: ItemProgram? = nil
+                for i in items {
+                    if let prev = item { least += CellMeasurer.gap(prev.spaceAfter, i.spaceBefore, column.gap) }
+                    item = i
+                    let sp = slots[Int(i.slot)]
+                    switch sp.type {
+                    case .box: least += sp.height; widest = max(widest, sp.width)
+                    case .text: least += p.lineHeights[Int(sp.style)]; boxesAlone = false
+                    default: boxesAlone = false
+                    }
+                }
+                let width: Int64? = !boxesAlone ? nil : column.mode == .fixed ? column.fixed : column.maxMode == 0 ? widest : nil
+                (column.itemStart, column.itemCount, column.spaceBefore, column.spaceAfter) = (0, 0, 0, 0)
+                present.append((column, items, least, width))
+            }
+            let floor = present.reduce(kp.minHeight - kp.padTop - kp.padBottom) { $1.boxes == nil ? max($0, $1.least) : $0 }
+            var content: [(column: ColumnProgram, items: [ItemProgram])] = []
+            for c in present {
+                if let width = c.boxes, c.least <= floor { used += width } else { content.append((c.column, c.items)) }
+            }
+            return (used, content)
+        }
+        guard let x = summary(here), let y = summary(there), x.content.count == y.content.count else { return nil }
+        for (p, q) in zip(x.content, y.content) {
+            guard p.column == q.column, p.items.elementsEqual(q.items) else { return nil }
+        }
+        let padding = (here.kinds[k].padLeading + here.kinds[k].padTrailing) - (there.kinds[k].padLeading + there.kinds[k].padTrailing)
+        return FillShift(fill: x.used - y.used + padding, padding: padding)
+    }
+
     @Test func layoutChangedFollowsVariants() throws {
         let george = try Profile.load(path: "Profiles/george.json")
         let m = try CellMeasurer(profile: george, environment: LayoutEnvironment(width: 375, platform: .ios))

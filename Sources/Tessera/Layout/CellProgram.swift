@@ -464,10 +464,17 @@ final class CellProgram {
         for s in 0..<slotCount where slots[slotsA + s].isPresent(in: mask) && other.slots[slotsB + s].isPresent(in: mask) {
             guard measuresAlike(slotsA + s, other, slotsB + s) else { return nil }
         }
-        guard let here = columnSummary(kind: k, present: mask), let there = other.columnSummary(kind: k, present: mask),
-              here.content.count == there.content.count else { return nil }
-        for (x, y) in zip(here.content, there.content) {
-            guard x.column == y.column, x.items.elementsEqual(y.items) else { return nil }
+        // The columns that set the height, in order, the same here and there; the width the
+        // others and the gaps take moves the fill column.
+        guard let floorHere = contentFloor(kind: k, present: mask), let floorThere = other.contentFloor(kind: k, present: mask) else { return nil }
+        var here = ColumnWalk(self, kind: k, present: mask, floor: floorHere), there = ColumnWalk(other, kind: k, present: mask, floor: floorThere)
+        while true {
+            let x = here.nextContent(), y = there.nextContent()
+            guard let x, let y else {
+                guard x == nil && y == nil else { return nil }
+                break
+            }
+            guard sameContent(kind: k, column: x, other, column: y, present: mask) else { return nil }
         }
         let padding = (kinds[k].padLeading + kinds[k].padTrailing) - (other.kinds[k].padLeading + other.kinds[k].padTrailing)
         return FillShift(fill: here.used - there.used + padding, padding: padding)
@@ -513,47 +520,98 @@ final class CellProgram {
         return styleIdentities[style] == other.styleIdentities[style] && lineHeights[style] == other.lineHeights[style]
     }
 
-    /// The present columns of kind `k` for rows with present values `mask`, split for
-    /// `fillShift`: `used` = the gaps between them and the widths of the columns of boxes
-    /// alone (fit and uncapped, or fixed) that never set the height, being no taller than
-    /// the least height the kind's minimum or another column guarantees (a present text
-    /// has at least one line); `content` = the others, in order, with their present items.
-    /// nil when a fraction column takes part (the fill column does not follow the width).
-    private func columnSummary(kind k: Int, present mask: UInt32) -> (used: Int64, content: [(column: ColumnProgram, items: [ItemProgram])])? {
-        let kp = kinds[k]
-        let slots = UnsafeBufferPointer(rebasing: self.slots[Int(kp.slotStart)..<Int(kp.slotStart + kp.slotCount)])
-        var used: Int64 = 0, previous: ColumnProgram? = nil
-        var present: [(column: ColumnProgram, items: [ItemProgram], least: Int64, boxes: Int64?)] = []
-        for c in Int(kp.columnStart)..<Int(kp.columnStart + kp.columnCount) {
-            var column = columns[c]
-            let items = items[Int(column.itemStart)..<Int(column.itemStart + column.itemCount)].filter { slots[Int($0.slot)].isPresent(in: mask) }
-            guard column.mode == .fill || !items.isEmpty else { continue }
-            guard column.mode != .fraction else { return nil }
-            if let prev = previous { used += CellMeasurer.gap(prev.spaceAfter, column.spaceBefore, kp.columnGap) }
-            previous = column
-            // The column's height with its texts on one line each: at least what it takes.
-            var least: Int64 = 0, widest: Int64 = 0, boxesAlone = column.mode != .fill, item: ItemProgram? = nil
-            for i in items {
-                if let prev = item { least += CellMeasurer.gap(prev.spaceAfter, i.spaceBefore, column.gap) }
-                item = i
-                let sp = slots[Int(i.slot)]
-                switch sp.type {
-                case .box: least += sp.height; widest = Swift.max(widest, sp.width)
-                case .text: least += lineHeights[Int(sp.style)]; boxesAlone = false
-                default: boxesAlone = false
-                }
+    /// Column `c` of kind `kp` for rows with present values `mask`, for `fillShift`: whether
+    /// it takes part (the fill column, or one with a present item), the least height its
+    /// present items take (each text on one line: at least what it takes), and its width
+    /// when it holds boxes alone (fit and uncapped, or fixed), else nil.
+    private func columnPart(_ kp: KindProgram, _ c: Int, present mask: UInt32) -> (present: Bool, least: Int64, boxes: Int64?) {
+        let column = columns[c], slotStart = Int(kp.slotStart)
+        var least: Int64 = 0, widest: Int64 = 0, boxesAlone = column.mode != .fill, any = false, previous: ItemProgram? = nil
+        for i in Int(column.itemStart)..<Int(column.itemStart + column.itemCount) {
+            let item = items[i], sp = slots[slotStart + Int(item.slot)]
+            guard sp.isPresent(in: mask) else { continue }
+            if let p = previous { least += CellMeasurer.gap(p.spaceAfter, item.spaceBefore, column.gap) }
+            previous = item
+            any = true
+            switch sp.type {
+            case .box: least += sp.height; widest = Swift.max(widest, sp.width)
+            case .text: least += lineHeights[Int(sp.style)]; boxesAlone = false
+            default: boxesAlone = false
             }
-            let width: Int64? = !boxesAlone ? nil : column.mode == .fixed ? column.fixed : column.maxMode == 0 ? widest : nil
-            // Compared by what they hold: their gaps are in `used`.
-            (column.itemStart, column.itemCount, column.spaceBefore, column.spaceAfter) = (0, 0, 0, 0)
-            present.append((column, items, least, width))
         }
-        let floor = present.reduce(kp.minHeight - kp.padTop - kp.padBottom) { $1.boxes == nil ? Swift.max($0, $1.least) : $0 }
-        var content: [(column: ColumnProgram, items: [ItemProgram])] = []
-        for c in present {
-            if let width = c.boxes, c.least <= floor { used += width } else { content.append((c.column, c.items)) }
+        let width: Int64? = !boxesAlone ? nil : column.mode == .fixed ? column.fixed : column.maxMode == 0 ? widest : nil
+        return (column.mode == .fill || any, least, width)
+    }
+
+    /// The least height kind `k`'s columns other than boxes alone guarantee rows with
+    /// present values `mask` (and the kind's minimum): a column of boxes alone no taller
+    /// never sets the height. nil when a fraction column takes part (the fill column does
+    /// not follow the width).
+    private func contentFloor(kind k: Int, present mask: UInt32) -> Int64? {
+        let kp = kinds[k]
+        var floor = kp.minHeight - kp.padTop - kp.padBottom
+        for c in Int(kp.columnStart)..<Int(kp.columnStart + kp.columnCount) {
+            let part = columnPart(kp, c, present: mask)
+            guard part.present else { continue }
+            guard columns[c].mode != .fraction else { return nil }
+            if part.boxes == nil { floor = Swift.max(floor, part.least) }
         }
-        return (used, content)
+        return floor
+    }
+
+    /// Kind `k`'s present columns for rows with present values `mask`, in order
+    /// (`fillShift`): `used` sums the gaps between them and the widths of the columns of
+    /// boxes alone no taller than `floor`; `nextContent` gives the others.
+    private struct ColumnWalk {
+        let program: CellProgram, kind: KindProgram, mask: UInt32, floor: Int64
+        var c: Int
+        var previous: ColumnProgram? = nil
+        var used: Int64 = 0
+
+        init(_ program: CellProgram, kind k: Int, present mask: UInt32, floor: Int64) {
+            self.program = program
+            kind = program.kinds[k]
+            self.mask = mask
+            self.floor = floor
+            c = Int(kind.columnStart)
+        }
+
+        mutating func nextContent() -> Int? {
+            while c < Int(kind.columnStart + kind.columnCount) {
+                let index = c, column = program.columns[c]
+                c += 1
+                let part = program.columnPart(kind, index, present: mask)
+                guard part.present else { continue }
+                if let p = previous { used += CellMeasurer.gap(p.spaceAfter, column.spaceBefore, kind.columnGap) }
+                previous = column
+                if let width = part.boxes, part.least <= floor {
+                    used += width
+                    continue
+                }
+                return index
+            }
+            return nil
+        }
+    }
+
+    /// Whether column `x` here and column `y` of `other` (of kind `k`) hold the same present
+    /// items the same way; their gaps are compared through `used`.
+    private func sameContent(kind k: Int, column x: Int, _ other: CellProgram, column y: Int, present mask: UInt32) -> Bool {
+        var a = columns[x], b = other.columns[y]
+        let (itemsA, itemsB) = (Int(a.itemStart)..<Int(a.itemStart + a.itemCount), Int(b.itemStart)..<Int(b.itemStart + b.itemCount))
+        (a.itemStart, a.itemCount, a.spaceBefore, a.spaceAfter) = (0, 0, 0, 0)
+        (b.itemStart, b.itemCount, b.spaceBefore, b.spaceAfter) = (0, 0, 0, 0)
+        guard a == b else { return false }
+        let slotsA = Int(kinds[k].slotStart), slotsB = Int(other.kinds[k].slotStart)
+        var i = itemsA.lowerBound, j = itemsB.lowerBound
+        while true {
+            while i < itemsA.upperBound && !slots[slotsA + Int(items[i].slot)].isPresent(in: mask) { i += 1 }
+            while j < itemsB.upperBound && !other.slots[slotsB + Int(other.items[j].slot)].isPresent(in: mask) { j += 1 }
+            guard i < itemsA.upperBound, j < itemsB.upperBound else { return i == itemsA.upperBound && j == itemsB.upperBound }
+            guard items[i] == other.items[j] else { return false }
+            i += 1
+            j += 1
+        }
     }
 
     /// The environment errors, before anything is built.
