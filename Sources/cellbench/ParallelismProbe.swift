@@ -10,9 +10,13 @@ import Glibc
 /// always two free physical cores, this is the ceiling the engine's figure is read against.
 ///
 /// Two workloads, because the engine both computes and reads memory:
-/// - `compute`: four independent multiply–xorshift chains in registers (several
-///   instructions a cycle, as the measuring loop runs); it shows time the host takes from
-///   one virtual core, or a core shared with another.
+/// - `compute`: eight independent chains of shifts, rotations, additions and exclusive ors
+///   in registers, each chain different (so they are not turned into one vector chain):
+///   about 20 one-cycle operations an iteration against a chain latency of 3 cycles, more
+///   than the core's integer units issue, so a second thread on the same physical core
+///   (SMT siblings) halves each one's rate, as time the host takes from a virtual core
+///   does. (A chain of multiplies, latency-bound, would not see a shared core: two such
+///   threads interleave on one.)
 /// - `memory`: hashed reads over one 64 MiB table, twice the L3, read by both threads (it
 ///   is never written, so the threads share no line that changes): one thread and two
 ///   threads touch the same memory, and what the two lose to each other is the shared
@@ -30,8 +34,8 @@ struct ParallelismProbe {
 
     static let tableWords = 1 << 23
 
-    /// Both workloads, each on one and then on two threads; `units` sets the work (about
-    /// 0.1 s per workload and round on one thread at the default, on a 4 GHz core).
+    /// Both workloads, each on one and then on two threads; `units` sets the work (at the
+    /// default, 30–100 ms per workload and round on one thread here).
     static func run(units: Int = 96) -> ParallelismProbe {
         let table = UnsafeMutableBufferPointer<UInt64>.allocate(capacity: tableWords)
         defer { table.deallocate() }
@@ -40,7 +44,7 @@ struct ParallelismProbe {
             x ^= x << 13; x ^= x >> 7; x ^= x << 17
             table[i] = x
         }
-        let computeUnit = 1 << 20, memoryUnit = 1 << 18
+        let computeUnit = 1 << 18, memoryUnit = 1 << 18
         let compute = figure(units: units) { seed, count in Self.compute(seed: seed, iterations: count * computeUnit) }
         let shared = Unchecked(table)
         let memory = figure(units: units) { seed, count in Self.memory(shared.value, seed: seed, iterations: count * memoryUnit) }
@@ -73,14 +77,20 @@ struct ParallelismProbe {
 
     @inline(never)
     static func compute(seed: UInt64, iterations: Int) -> UInt64 {
-        var a = seed | 1, b = seed &+ 3, c = seed &+ 5, d = seed &+ 7
+        @inline(__always) func rotl(_ x: UInt64, _ k: UInt64) -> UInt64 { x << k | x >> (64 - k) }
+        var (a, b, c, d) = (seed | 1, seed &+ 3, seed &+ 5, seed &+ 7)
+        var (e, f, g, h) = (seed &+ 11, seed &+ 13, seed &+ 17, seed &+ 19)
         for _ in 0..<iterations {
-            a = a &* 0x5851_F42D_4C95_7F2D &+ 1; a ^= a >> 29
-            b = b &* 0x5851_F42D_4C95_7F2D &+ 3; b ^= b >> 29
-            c = c &* 0x5851_F42D_4C95_7F2D &+ 5; c ^= c >> 29
-            d = d &* 0x5851_F42D_4C95_7F2D &+ 7; d ^= d >> 29
+            a = (a << 7 &+ a) ^ 0x5555
+            b = (b >> 11 ^ b) &+ 0x3333
+            c = rotl(c, 13) &+ 0x1111
+            d = (d &+ d << 3) ^ d >> 29
+            e = rotl(e, 55) ^ 0x7777
+            f = (f ^ f << 23) &+ 0x2222
+            g = (g &+ 0x4444) ^ g >> 17
+            h = rotl(h, 21) ^ (h &+ 0x6666)
         }
-        return a ^ b ^ c ^ d
+        return a ^ b ^ c ^ d ^ e ^ f ^ g ^ h
     }
 
     /// Reads at hashed positions, eight in flight per step (independent of each other, as
