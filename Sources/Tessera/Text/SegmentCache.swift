@@ -41,9 +41,9 @@ struct SegmentMeasure {
 /// (linear probing, at most half full, backward-shift deletion). The index starts at
 /// `initialIndexCount` entries and doubles as slots fill, up to `maxIndexCount`: sized for
 /// the budget from the start, a 128 MiB cache holding 80,000 segments spread them over a
-/// 16 MiB index (a line of it for nearly every lookup, and 16 MiB zeroed on first use). Segments longer than
-/// `keyCapacity` bytes are measured every time and not stored (counted as bypasses), as
-/// Minikin's layout cache skips long runs. Eviction is CLOCK over the slots: a hit sets the
+/// 16 MiB index (a line of it for nearly every lookup, and 16 MiB zeroed on first use).
+/// Segments longer than `keyCapacity` bytes are measured every time and not stored
+/// (counted as bypasses), as Minikin's layout cache skips long runs. Eviction is CLOCK over the slots: a hit sets the
 /// slot's reference bit; the hand clears set bits and evicts the first slot whose bit is
 /// clear. `budget` bounds arena + index; the arena is allocated on first insert.
 ///
