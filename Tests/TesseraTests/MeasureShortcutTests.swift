@@ -318,7 +318,9 @@ import Testing
     /// no valid row whose present values give one, over changes of width, width class,
     /// edit mode, font scale, platform and parameters (fiori-android's description lines
     /// change an optional slot alone); and the premise is not empty: some changes say so
-    /// of some kinds, others of none.
+    /// of some kinds, others of none. Every shift, for the rows' present values and for
+    /// random ones, equals the one found the plain way (`referenceFillShift`, columns
+    /// collected into arrays; `fillShift` walks them in step).
     @Test(arguments: ["george", "fiori-android", "fiori-ios", "fiori-ios-collection"])
     func noFillShiftHoldsForEveryValidRow(_ name: String) throws {
         let profile = try Profile.load(path: "Profiles/\(name).json")
@@ -350,11 +352,17 @@ import Testing
             for (k, kind) in profile.model.kinds.enumerated() {
                 let none = after.fillShiftIsNil(kind: k, from: before)
                 if none { claimed += 1 }
+                for _ in 0..<10 {
+                    let mask = UInt32(truncatingIfNeeded: rng.next())
+                    #expect(after.fillShift(kind: k, from: before, present: mask) == Self.referenceFillShift(after, kind: k, from: before, present: mask),
+                            "\(kind.name) mask \(mask) from \(a) to \(b)")
+                }
                 for r in 0..<40 {
                     let row = generator.row(kind, &rng)
                     try m.validate(kind: kind.code, slots: row, row: r)
                     guard let mask = RowValues.with(row, { m.presentValues(k, after.kinds.baseAddress! + k, after, $0) }) else { continue }
                     let shift = after.fillShift(kind: k, from: before, present: mask)
+                    #expect(shift == Self.referenceFillShift(after, kind: k, from: before, present: mask), "\(kind.name) \(row) from \(a) to \(b)")
                     if shift != nil { shifted += 1 }
                     #expect(!none || shift == nil, "\(kind.name) \(row): a shift of \(shift.map { "\($0.fill)" } ?? "none") from \(a) to \(b)")
                 }
@@ -364,70 +372,13 @@ import Testing
         #expect(claimed > 0 && (shifted > 0 || name == "fiori-ios-collection"))
     }
 
-    /// `CellProgram.fillShift` (columns walked in step, nothing collected) against the
-    /// plain way it was first written (`referenceFillShift`: each side's columns collected
-    /// into arrays, then compared), over changes of width, width class, edit mode, font
-    /// scale and platform, for every kind and present values of generated rows and of
-    /// random masks; and shifts are found, so the comparison is not all nils.
-    @Test(arguments: ["george", "fiori-android", "fiori-ios", "fiori-ios-collection"])
-    func fillShiftMatchesTheReference(_ name: String) throws {
-        let profile = try Profile.load(path: "Profiles/\(name).json")
-        var rng = SplitMix64(seed: 0xF111 ^ UInt64(name.utf8.count))
-        var environments: [LayoutEnvironment] = []
-        for platform in profile.platforms {
-            for width in [320.0, 390, 700, 1024] {
-                for scale in [1.0, 1.3] {
-                    for edit in [false, true] { environments.append(LayoutEnvironment(width: width, platform: platform, editMode: edit, fontScale: scale)) }
-                }
-            }
-        }
-        let m = try CellMeasurer(profile: profile, environment: environments[0])
-        var compared = 0, shifted = 0
-        for _ in 0..<40 {
-            let a = rng.pick(environments), b = rng.pick(environments)
-            try m.setEnvironment(a)
-            let before = m.program
-            try m.setEnvironment(b)
-            let after = m.program
-            let generator = RowGenerator(model: profile.model, env: b)
-            for (k, kind) in profile.model.kinds.enumerated() {
-                var masks: [UInt32] = (0..<20).map { _ in UInt32(truncatingIfNeeded: rng.next()) }
-                for r in 0..<30 {
-                    let row = generator.row(kind, &rng)
-                    if let mask = RowValues.with(row, { m.presentValues(k, after.kinds.baseAddress! + k, after, $0) }) { masks.append(mask) }
-                    _ = r
-                }
-                for mask in masks {
-                    let shift = after.fillShift(kind: k, from: before, present: mask)
-                    #expect(shift == Self.referenceFillShift(after, kind: k, from: before, present: mask), "\(kind.name) mask \(mask) from \(a) to \(b)")
-                    compared += 1
-                    if shift != nil { shifted += 1 }
-                }
-            }
-        }
-        #expect(compared > 0 && (shifted > 0 || name == "fiori-ios-collection"))
-    }
-
     /// `fillShift` as first written: both sides' present columns collected (with their
     /// present items) into arrays, the boxes-alone columns within the floor summed into
-    /// `used`, the rest compared.
+    /// `used`, the rest compared (the kinds and slots compared as `fillShift` does).
     static func referenceFillShift(_ here: CellProgram, kind k: Int, from there: CellProgram, present mask: UInt32) -> FillShift? {
-        var a = here.kinds[k], b = there.kinds[k]
-        guard a.gridMode == 0, b.gridMode == 0 else { return nil }
-        let (slotsA, slotsB) = (Int(a.slotStart), Int(b.slotStart))
-        let (overlaysA, overlaysB) = (Int(a.overlayStart), Int(b.overlayStart))
-        a.slotStart = 0; b.slotStart = 0; a.columnStart = 0; b.columnStart = 0; a.columnCount = 0; b.columnCount = 0
-        a.overlayStart = 0; b.overlayStart = 0; a.ruleStart = 0; b.ruleStart = 0; a.valueStart = 0; b.valueStart = 0
-        (a.padLeading, a.padTrailing, a.columnGap, b.padLeading, b.padTrailing, b.columnGap) = (0, 0, 0, 0, 0, 0)
-        guard a == b else { return nil }
-        for o in 0..<Int(a.overlayCount) where here.overlays[overlaysA + o] != there.overlays[overlaysB + o] { return nil }
-        for s in 0..<Int(a.slotCount) where here.slots[slotsA + s].isPresent(in: mask) && there.slots[slotsB + s].isPresent(in: mask) {
-            let x = here.slots[slotsA + s], y = there.slots[slotsB + s]
-            guard x == y else { return nil }
-            if x.style >= 0 {
-                let style = Int(x.style)
-                guard here.styleIdentities[style] == there.styleIdentities[style] && here.lineHeights[style] == there.lineHeights[style] else { return nil }
-            }
+        guard let (slotsA, slotsB, slotCount) = here.shiftableSlots(kind: k, from: there) else { return nil }
+        for s in 0..<slotCount where here.slots[slotsA + s].isPresent(in: mask) && there.slots[slotsB + s].isPresent(in: mask) {
+            guard here.measuresAlike(slotsA + s, there, slotsB + s) else { return nil }
         }
         func summary(_ p: CellProgram) -> (used: Int64, content: [(column: ColumnProgram, items: [ItemProgram])])? {
             let kp = p.kinds[k]

@@ -495,7 +495,7 @@ final class CellProgram {
     /// can differ by a fill shift at all: neither is a grid item, and they agree apart from
     /// their columns, where their parts sit and the width their padding and gaps take; nil
     /// otherwise.
-    private func shiftableSlots(kind k: Int, from other: CellProgram) -> (here: Int, there: Int, count: Int)? {
+    func shiftableSlots(kind k: Int, from other: CellProgram) -> (here: Int, there: Int, count: Int)? {
         var a = kinds[k], b = other.kinds[k]
         guard a.gridMode == 0, b.gridMode == 0 else { return nil }
         let (slotsA, slotsB) = (Int(a.slotStart), Int(b.slotStart))
@@ -512,7 +512,7 @@ final class CellProgram {
 
     /// Whether slot `i` here and slot `j` of `other` are the same and, for a text, in the
     /// same style and line height.
-    private func measuresAlike(_ i: Int, _ other: CellProgram, _ j: Int) -> Bool {
+    func measuresAlike(_ i: Int, _ other: CellProgram, _ j: Int) -> Bool {
         let x = slots[i], y = other.slots[j]
         guard x == y else { return false }
         guard x.style >= 0 else { return true }
