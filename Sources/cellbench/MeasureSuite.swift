@@ -549,12 +549,6 @@ struct MeasureReport {
     var machine: (before: ParallelismProbe, after: ParallelismProbe)
     /// The process's user and system time and minor faults across the cold pass on one and on two threads.
     var coldProcessTimes: (one: ProcessTimes, two: ProcessTimes)
-
-    /// The summary's row for `machine` (no target: it is what the engine's figure is read against).
-    var machineRow: [String] {
-        func text(_ p: ParallelismProbe) -> String { "compute \(Report.number(p.compute.speedup))x, memory \(Report.number(p.memory.speedup))x" }
-        return [suiteName, "machine_threads_2", "x", "\(text(machine.before)); after: \(text(machine.after))", "-", "-", "ParallelismProbe", "-"]
-    }
     var coldStatistics: ParallelMeasurer.Statistics
     var finalStatistics: ParallelMeasurer.Statistics
     var bytesPerRowText: Double
@@ -563,6 +557,12 @@ struct MeasureReport {
 
     static let suite = "measure"
     var suiteName: String { "\(Self.suite)/\(profile)" }
+
+    /// The summary's row for `machine` (no target: it is what the engine's figure is read against).
+    var machineRow: [String] {
+        func text(_ p: ParallelismProbe) -> String { "compute \(Report.number(p.compute.speedup))x, memory \(Report.number(p.memory.speedup))x" }
+        return [suiteName, "machine_threads_2", "x", "\(text(machine.before)); after: \(text(machine.after))", "-", "-", "ParallelismProbe", "-"]
+    }
     var bytesPerRow: Double { Double(memory.allocated) / Double(configuration.rows) }
     /// Bytes the text engines' cache entries hold after the cold pass (as the caches
     /// account them) per row.
