@@ -92,5 +92,40 @@ import Testing
         #expect(throws: TesseraError.self) {
             _ = try json.withUnsafeBytes { (b) throws(TesseraError) in try Profile(json: b, fonts: [:], fontDirectories: ["/nowhere"]) }
         }
+        // A second measuring thread gets its own copies of the host's fonts too (they were
+        // shared when copies meant loading files again), and measures the same.
+        let own = hosted.withOwnFonts()
+        for (a, b) in zip(hosted.fontChains, own.fontChains) {
+            #expect(a !== b && a.fonts.count == b.fonts.count)
+            for (x, y) in zip(a.fonts, b.fonts) {
+                #expect(x !== y && x.kerningMemo !== y.kerningMemo)
+                #expect(x.unitsPerEm == y.unitsPerEm && x.glyphCount == y.glyphCount && x.metrics == y.metrics && x.kerningSource == y.kerningSource)
+            }
+        }
+        for text in Self.object + ["Überweisung an Müller GmbH", "日本語のテキスト 👍🏽 AV To Wa"] {
+            #expect(hosted.fontChains[0].fonts.map { $0.unscaledWidth(of: text) } == own.fontChains[0].fonts.map { $0.unscaledWidth(of: text) })
+        }
+        for width in [200.0, 375] {
+            let env = LayoutEnvironment(width: width, platform: .android)
+            #expect(try Self.heights(own, env) == Self.heights(hosted, env))
+        }
+        let kind = hosted.kinds.first { $0.role == .cell }!
+        var text = RowText(slotsPerRow: kind.valueCount)
+        for r in 0..<400 {
+            // The label alone (the kind's rules allow some slots only apart).
+            var slots = [String](repeating: "", count: kind.valueCount)
+            let v = kind.slots.first { $0.name == "label" }!.valueIndex!
+            slots[v] = Self.object[r % Self.object.count] + " \(r) 日本語 👍"
+            text.append(slots)
+        }
+        var engine = try ListEngine(profile: hosted, environment: LayoutEnvironment(width: 375, platform: .android), viewport: 800)
+        var one = try ListEngine(profile: hosted, environment: LayoutEnvironment(width: 375, platform: .android), viewport: 800)
+        for e in [0, 1] {
+            let ids = (1...400).map { UInt64($0) }, kinds = [UInt16](repeating: kind.code, count: 400)
+            if e == 0 { try engine.append(ids: ids, kinds: kinds, text: text) } else { try one.append(ids: ids, kinds: kinds, text: text) }
+        }
+        try engine.measureAll(threads: 2)
+        try one.measureAll(threads: 1)
+        for r in 0..<400 { #expect(try engine.store.row(r).height == one.store.row(r).height) }
     }
 }

@@ -222,10 +222,10 @@ final class ProfileLayout {
             // one object's reference count with the other threads.
             let shaper: any TextShaper = main.textEngine.shaper is FontShaper ? FontShaper() : main.textEngine.shaper
             let engine = TextLayoutEngine(shaper: shaper, configuration: main.textEngine.configuration)
-            // Its own font objects too (when the files load again): the fonts' reference
-            // counts and kerning memos are written while measuring, and two threads writing
-            // one cache line take turns for it.
-            let own = shaper is FontShaper ? profile.withOwnFonts() ?? profile : profile
+            // Its own font objects too (the same tables): the fonts' reference counts and
+            // kerning memos are written while measuring, and two threads writing one cache
+            // line take turns for it.
+            let own = shaper is FontShaper ? profile.withOwnFonts() : profile
             measurers.append(try! CellMeasurer(profile: own, environment: environment, textEngine: engine))
             offsets.append(Self.allocateOffsets())
         }

@@ -44,8 +44,6 @@ public final class Profile: Sendable {
     /// The font files each family was loaded from (paths, primary first), in `model.fonts`
     /// order; a font the host gave as loaded is listed by its file name.
     let fontFiles: [[String]]
-    /// Whether some fonts came from the host (`init(json:fonts:)`), not from files.
-    let hasHostFonts: Bool
     /// Kind position in `kinds` by code (-1: no such kind).
     let kindByCode: [Int32]
 
@@ -139,29 +137,22 @@ public final class Profile: Sendable {
         }
         fontChains = chains
         fontFiles = files
-        hasHostFonts = model.fonts.contains { $0.files.contains { fonts[$0] != nil } }
     }
 
-    /// A profile like `other` whose font objects are its own, loaded again from the same
-    /// files: measuring on another thread with it touches no reference count or memo the
-    /// first profile's threads touch. Nil when a file cannot be loaded again.
-    func withOwnFonts() -> Profile? {
-        guard !hasHostFonts else { return nil }
-        var loaded: [String: Font] = [:]
-        var chains: [FontChain] = []
-        for paths in fontFiles {
-            var faces: [Font] = []
-            for path in paths {
-                if let f = loaded[path] {
-                    faces.append(f)
-                    continue
-                }
-                guard let font = try? Font(path: path) else { return nil }
-                loaded[path] = font
-                faces.append(font)
+    /// A profile like this one whose font objects and chains are its own (`Font.ownCopy`:
+    /// the same tables, its own memo): measuring on another thread with it touches no
+    /// reference count or memo the first profile's threads touch.
+    func withOwnFonts() -> Profile {
+        var copies: [ObjectIdentifier: Font] = [:]
+        let chains = fontChains.map { chain in
+            let faces = chain.fonts.map { font in
+                if let copy = copies[ObjectIdentifier(font)] { return copy }
+                let copy = font.ownCopy()
+                copies[ObjectIdentifier(font)] = copy
+                return copy
             }
-            guard let chain = try? FontChain(faces) else { return nil }
-            chains.append(chain)
+            // The faces passed every check when the chain was first made.
+            return try! FontChain(faces)
         }
         return Profile(copying: self, fontChains: chains)
     }
@@ -178,7 +169,6 @@ public final class Profile: Sendable {
         kindByCode = other.kindByCode
         self.fontChains = fontChains
         fontFiles = other.fontFiles
-        hasHostFonts = other.hasHostFonts
     }
 
     static func findFont(_ file: String, in directories: [String]) -> String? {
