@@ -125,7 +125,6 @@ extension CellMeasurer {
     /// whose values are in `record`. Texts and button labels come from the batch (nil when
     /// one is not kept); images and box stacks from their values' bytes.
     struct KeptRow: PlanRow {
-        typealias Kind = RowPlans.Item.Kind
         let batch: UnsafeMutablePointer<CellTextBatch.View>
         let b: Int
         let record: TextRecordReference
@@ -152,17 +151,19 @@ extension CellMeasurer {
         @inline(__always)
         func natural(_ m: CellMeasurer, _ item: RowPlans.Item, _ slots: UnsafePointer<SlotProgram>, _ p: CellProgram) -> Int64? {
             let s = Int(item.slot), sp = slots + s
-            // By bit tests, the common kinds first (`Item.kindBit`).
-            if item.is(Kind.text.bit) { return m.keptNatural(batch, b, KeptPlan.Text(sp, p), record) }
-            if item.is(Kind.textList.bit) { return m.keptListNatural(batch, b, sp, p, count: nil) { bytes(sp) } }
-            if item.is(Kind.image.bit | Kind.imageMeasured.bit) {
+            // Texts first, by a plain branch (as `itemNatural`).
+            if item.kind == .text { return m.keptNatural(batch, b, KeptPlan.Text(sp, p), record) }
+            switch item.kind {
+            case .text: return nil
+            case .textList: return m.keptListNatural(batch, b, sp, p, count: nil) { bytes(sp) }
+            case .image, .imageMeasured:
                 let size = imageSize(sp)
                 m.slotState[s].height = size.height
                 return size.width
+            case .boxStack: return CellMeasurer.boxStackSize(sp, count: boxCount(sp)).width
+            case .imageFromColumn: return 0
+            case .stated: return buttonNatural(m, sp, p)
             }
-            if item.is(Kind.boxStack.bit) { return CellMeasurer.boxStackSize(sp, count: boxCount(sp)).width }
-            if item.is(Kind.stated.bit) { return buttonNatural(m, sp, p) }
-            return 0  // imageFromColumn
         }
 
         /// A button's natural width (`CellMeasurer.natural`): its label's and its padding.
@@ -175,29 +176,33 @@ extension CellMeasurer {
         @inline(__always)
         func height(_ m: CellMeasurer, _ item: RowPlans.Item, _ slots: UnsafePointer<SlotProgram>, _ p: CellProgram, columnWidth: Int64) -> Int64? {
             let s = Int(item.slot), sp = slots + s
-            // By bit tests, the common kinds first (`Item.kindBit`).
-            if item.is(Kind.text.bit) {
+            // Texts first, by a plain branch (as `itemHeight`).
+            if item.kind == .text {
                 let text = KeptPlan.Text(sp, p)
                 guard text.maxLines >= 0 else { return nil }
                 return m.keptLines(batch, b, text, width: columnWidth, record).map { Int64($0) * text.lineHeight }
             }
-            if item.is(Kind.imageMeasured.bit) { return m.slotState[s].height }
-            if item.is(Kind.textList.bit) { return m.keptListHeight(batch, b, sp, p, columnWidth: columnWidth) { bytes(sp) } }
-            if item.is(Kind.boxStack.bit) { return CellMeasurer.boxStackSize(sp, count: boxCount(sp)).height }
-            if item.is(Kind.image.bit) { return imageSize(sp).height }
-            if item.is(Kind.imageFromColumn.bit) { return Swift.min(Swift.max(columnWidth, sp.pointee.imageMin), sp.pointee.imageMax) }
-            // A button (`CellMeasurer.itemHeight`): its label's lines at its width less its
-            // padding, a fit one's width its natural one at most.
-            guard sp.pointee.type == .button else { return nil }
-            if sp.pointee.buttonHeight >= 0 { return sp.pointee.buttonHeight }
-            var width = columnWidth
-            if !sp.pointee.flag {
-                guard let natural = buttonNatural(m, sp, p) else { return nil }
-                width = Swift.min(natural, columnWidth)
+            switch item.kind {
+            case .text: return nil
+            case .textList: return m.keptListHeight(batch, b, sp, p, columnWidth: columnWidth) { bytes(sp) }
+            case .image: return imageSize(sp).height
+            case .imageMeasured: return m.slotState[s].height
+            case .imageFromColumn: return Swift.min(Swift.max(columnWidth, sp.pointee.imageMin), sp.pointee.imageMax)
+            case .boxStack: return CellMeasurer.boxStackSize(sp, count: boxCount(sp)).height
+            case .stated:
+                // A button (`CellMeasurer.itemHeight`): its label's lines at its width less
+                // its padding, a fit one's width its natural one at most.
+                guard sp.pointee.type == .button else { return nil }
+                if sp.pointee.buttonHeight >= 0 { return sp.pointee.buttonHeight }
+                var width = columnWidth
+                if !sp.pointee.flag {
+                    guard let natural = buttonNatural(m, sp, p) else { return nil }
+                    width = Swift.min(natural, columnWidth)
+                }
+                let label = KeptPlan.Text(sp, p)
+                guard label.maxLines >= 0, let lines = m.keptLines(batch, b, label, width: width - 2 * sp.pointee.paddingHorizontal, record) else { return nil }
+                return Int64(lines) * label.lineHeight + 2 * sp.pointee.paddingVertical
             }
-            let label = KeptPlan.Text(sp, p)
-            guard label.maxLines >= 0, let lines = m.keptLines(batch, b, label, width: width - 2 * sp.pointee.paddingHorizontal, record) else { return nil }
-            return Int64(lines) * label.lineHeight + 2 * sp.pointee.paddingVertical
         }
 
         /// Kept rows keep no slot state: buttons are measured from their kept labels.

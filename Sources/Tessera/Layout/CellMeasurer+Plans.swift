@@ -95,30 +95,12 @@ struct RowPlans {
     /// value read once, for its natural width, which keeps its height in its slot state
     /// for the column (`imageMeasured`).
     struct Item {
-        enum Kind: UInt8 {
-            case text, textList, image, imageFromColumn, imageMeasured, boxStack, stated
-
-            /// The kind's bit in `Item.kindBit`.
-            var bit: UInt8 { 1 << rawValue }
-        }
+        enum Kind: UInt8 { case text, textList, image, imageFromColumn, imageMeasured, boxStack, stated }
         var slot: Int32
-        /// `kind` as one bit (`Kind.bit`): rows dispatch on it by bit tests (`is`). Compared
-        /// for equality one after another, kinds were folded into a jump table, whose
-        /// indirect jump mispredicts across rows of varied plans; a stored bit cannot be.
-        private(set) var kindBit: UInt8
-
-        var kind: Kind {
-            get { Kind(rawValue: UInt8(kindBit.trailingZeroBitCount)).unsafelyUnwrapped }
-            set { kindBit = newValue.bit }
-        }
-
-        /// Whether the item's kind is one of `kinds` (their bits together).
-        @inline(__always)
-        func `is`(_ kinds: UInt8) -> Bool { kindBit & kinds != 0 }
+        var kind: Kind
 
         init(slot: Int, _ sp: SlotProgram) {
             self.slot = Int32(slot)
-            let kind: Kind
             switch sp.type {
             case .text: kind = .text
             case .textList: kind = .textList
@@ -126,7 +108,6 @@ struct RowPlans {
             case .boxStack: kind = .boxStack
             default: kind = .stated
             }
-            kindBit = kind.bit
         }
     }
 
@@ -742,39 +723,43 @@ extension CellMeasurer {
     /// A planned item's natural width, as `natural` gives it.
     @inline(__always)
     func itemNatural(_ item: RowPlans.Item, _ slots: UnsafePointer<SlotProgram>, _ p: CellProgram, _ row: RowValues) -> Int64 {
-        typealias Kind = RowPlans.Item.Kind
         let s = Int(item.slot), sp = slots + s
-        // By bit tests, the common kinds first (`Item.kindBit`).
-        if item.is(Kind.text.bit) {
+        // As in `itemHeight`: the common kinds by plain branches.
+        if item.kind == .text {
             return textNatural(row.bytes(row.range(Int(sp.pointee.valueIndex))), p, style: sp.pointee.style, slot: s, value: sp.pointee.valueIndex)
         }
-        if item.is(Kind.textList.bit) { return textListNatural(row.range(Int(sp.pointee.valueIndex)), s, sp, p, row) }
-        if item.is(Kind.image.bit | Kind.imageMeasured.bit) {
+        if item.kind == .textList { return textListNatural(row.range(Int(sp.pointee.valueIndex)), s, sp, p, row) }
+        switch item.kind {
+        case .text, .textList: return 0
+        case .image, .imageMeasured:
             let size = imageSize(sp, row)
             slotState[s].height = size.height
             return size.width
+        case .boxStack: return boxStackSize(sp, row).width
+        case .imageFromColumn: return 0
+        case .stated: return natural(s, sp, p, row)
         }
-        if item.is(Kind.boxStack.bit) { return boxStackSize(sp, row).width }
-        if item.is(Kind.stated.bit) { return natural(s, sp, p, row) }
-        return 0  // imageFromColumn
     }
 
     /// A planned item's height at its column's width, as `itemHeight` gives it.
     @inline(__always)
     func itemHeight(_ item: RowPlans.Item, _ slots: UnsafePointer<SlotProgram>, _ p: CellProgram, _ row: RowValues, columnWidth: Int64) -> Int64 {
-        typealias Kind = RowPlans.Item.Kind
         let s = Int(item.slot), sp = slots + s
-        // By bit tests, the common kinds first (`Item.kindBit`).
-        if item.is(Kind.text.bit) {
+        // Texts first, by a plain branch: a jump table's indirect jump mispredicts across
+        // rows of varied plans.
+        if item.kind == .text {
             return textHeight(row.bytes(row.range(Int(sp.pointee.valueIndex))), p, style: sp.pointee.style, width: columnWidth,
                               maxLines: sp.pointee.maxLines, slot: s, value: sp.pointee.valueIndex)
         }
-        if item.is(Kind.imageMeasured.bit) { return slotState[s].height }
-        if item.is(Kind.textList.bit) { return textListHeight(row.range(Int(sp.pointee.valueIndex)), s, sp, p, row, columnWidth: columnWidth) }
-        if item.is(Kind.boxStack.bit) { return boxStackSize(sp, row).height }
-        if item.is(Kind.image.bit) { return imageSize(sp, row).height }
-        if item.is(Kind.imageFromColumn.bit) { return Swift.min(Swift.max(columnWidth, sp.pointee.imageMin), sp.pointee.imageMax) }
-        return itemHeight(s, sp, p, row, columnWidth: columnWidth)  // stated
+        switch item.kind {
+        case .text: return 0
+        case .textList: return textListHeight(row.range(Int(sp.pointee.valueIndex)), s, sp, p, row, columnWidth: columnWidth)
+        case .image: return imageSize(sp, row).height
+        case .imageMeasured: return slotState[s].height
+        case .imageFromColumn: return Swift.min(Swift.max(columnWidth, sp.pointee.imageMin), sp.pointee.imageMax)
+        case .boxStack: return boxStackSize(sp, row).height
+        case .stated: return itemHeight(s, sp, p, row, columnWidth: columnWidth)
+        }
     }
 
     /// A present image's size from its value (`readSlot`).
