@@ -95,10 +95,21 @@ extension CellMeasurer {
         let key = UInt64(kind) << 32 | UInt64(stored.pointee.present)
         let slot = kept.keys + KeptKey.slot(key)
         if slot.pointee.key != key { slot.pointee = findKeptPlan(key) }
+        if slot.pointee.walk >= 0 {
+            // `plannedHeight` for a list row, its items read from the kept results.
+            let index = Int(slot.pointee.walk), width = kept.plans.pointee.plans.base[index].width
+            var range = (low: width, high: width + 1)
+            let row = KeptRow(batch: batch, b: b, record: record)
+            guard let height = Unmanaged.passUnretained(program)._withUnsafeGuaranteedRef({
+                runPlan(index, $0, row, wantsRange: kept.epoch != 0, range: &range)
+            }) else { return nil }
+            if kept.epoch != 0 { stored.pointee = CellTextBatch.WidthRange(range: range, width: width, epoch: kept.epoch, present: stored.pointee.present) }
+            return height
+        }
         guard slot.pointee.kept >= 0 else { return nil }
         let plan = UnsafePointer(kept.plans.pointee.kept.base + Int(slot.pointee.kept))
         switch plan.pointee.shape {
-        case .none:
+        case .none, .walk:
             return nil
         case .sole:
             // A grid item of a fixed width keeps no range (`plannedHeight`): its stamp
@@ -108,16 +119,6 @@ extension CellMeasurer {
             return Swift.max(plan.pointee.padding + Swift.max(plan.pointee.constantHeight, text), plan.pointee.minHeight)
         case .fill:
             return keptFillHeight(batch, b, plan, stored, record, epoch: kept.epoch)
-        case .walk:
-            // `plannedHeight` for a list row, its items read from the kept results.
-            let index = Int(plan.pointee.plan), width = plan.pointee.width
-            var range = (low: width, high: width + 1)
-            let row = KeptRow(batch: batch, b: b, record: record)
-            guard let height = Unmanaged.passUnretained(program)._withUnsafeGuaranteedRef({
-                runPlan(index, $0, row, wantsRange: kept.epoch != 0, range: &range)
-            }) else { return nil }
-            if kept.epoch != 0 { stored.pointee = CellTextBatch.WidthRange(range: range, width: width, epoch: kept.epoch, present: stored.pointee.present) }
-            return height
         }
     }
 
@@ -376,18 +377,16 @@ extension CellMeasurer {
             kept.pointee = found.shape == .none ? -1 : Int32(plans.pointee.kept.count)
             if found.shape != .none { plans.pointee.kept.append(found) }
         }
-        return KeptKey(key: key, kept: kept.pointee)
+        let walks = kept.pointee >= 0 && plans.pointee.kept.base[Int(kept.pointee)].shape == .walk
+        return KeptKey(key: key, kept: kept.pointee, walk: walks ? index : -1)
     }
 
     /// What `engineKeptHeight` reads of plan `index` (of kind index `k`), or shape `none`.
     func keptPlan(_ k: Int, _ index: Int32) -> KeptPlan {
         var found = keptSoleOrFillPlan(k, index)
-        let plan = scratch.pointee.plans.pointee.plans[index]
         // Any other list row: its plan walked.
         if found.shape == .none && scratch.pointee.batch != nil && program.kinds[k].gridMode == 0 {
             found.shape = .walk
-            found.plan = index
-            found.width = plan.width
         }
         return found
     }

@@ -84,6 +84,10 @@ public final class CellMeasurer {
         static func slot(_ key: UInt64) -> Int { Int(truncatingIfNeeded: (key &* 0x9E37_79B9_7F4A_7C15) >> UInt64(64 - bits)) }
         var key = UInt64.max
         var kept: Int32 = -1
+        /// A walked plan's index in `RowPlans.plans` (shape `walk`), else -1: such a row
+        /// reads no `KeptPlan`, whose lines for fiori-ios's 192 walked plans at the regular
+        /// width did not stay in L1 (reading them cost 4–9 % of its relayouts).
+        var walk: Int32 = -1
     }
 
     /// Of a kind's rows in this batch: how many `engineKeptHeight` was asked for, and gave.
@@ -102,7 +106,7 @@ public final class CellMeasurer {
     ///   `fillConstant`), beside fit columns each of a constant width or one text's natural
     ///   width (up to two), no fraction column and no button;
     /// - `walk`: any other list row: `runPlan` walks its plan over the kept results
-    ///   (`KeptRow`).
+    ///   (`KeptRow`), found through its key's entry (`KeptKey.walk`) without reading this.
     struct KeptPlan {
         enum Shape: UInt8 { case none, sole, fill, walk }
         /// A text slot: its value, style index, line limit and line height.
@@ -132,8 +136,6 @@ public final class CellMeasurer {
             var maxFraction = 0.0
         }
         var shape = Shape.none
-        /// `walk`: the plan's index in `RowPlans.plans`.
-        var plan: Int32 = -1
         var text = Text()
         var constantHeight: Int64 = 0, padding: Int64 = 0, minHeight: Int64 = 0
         var soleWidth: Int64 = 0, soleConstant: Int64 = 0
