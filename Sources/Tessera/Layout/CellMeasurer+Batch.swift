@@ -1436,7 +1436,7 @@ extension CellMeasurer {
         #if TESSERA_INVARIANTS
         let (exact, exactCount) = countLines(view, limit: limit, stopAfter: 0)
         precondition(exactCount == count && exact.low == memo.low && exact.high == memo.high && !exact.partial,
-                     "a count of every line without branches differs from the fill's")
+                     "a count of every line in one loop differs from the fill's")
         #endif
         return (memo, count)
     }
