@@ -1478,11 +1478,19 @@ extension CellMeasurer {
             guard batch.pointee.widest[t] <= Float(far), let found = keptNaturalWidth(batch, t) else { return nil }
             kept = found
         }
+        return Self.scaledNaturalUnits(kept, ratio: ratio)
+    }
+
+    /// A known natural width `kept` (points, in kept widths) scaled by `ratio`, in whole
+    /// units rounded up, when both ends of the margin give the same unit; nil otherwise.
+    @inline(__always)
+    static func scaledNaturalUnits(_ kept: Double, ratio: Double) -> Int64? {
         // Each end of the margin is one product with the kept width, its factor computed
         // beside the chain that ends in that width (`scaled(_:_:)`); within a few units in
         // the last place of the two products before, far inside the margin. Both ends round
         // up to the same unit when the lower one's does not fall short of the upper end.
-        let m = Self.scaleMargin, units = ratio * LayoutUnit.perPoint
+        let far = naturalLayoutWidth / 2
+        let m = scaleMargin, units = ratio * LayoutUnit.perPoint
         let low = LayoutUnit.ceiling(kept * (units * (1 - m)))
         guard kept <= far && kept * ratio <= far && Double(low) >= kept * (units * (1 + m)) else { return nil }
         return Swift.max(low, 0)

@@ -211,9 +211,27 @@ extension CellMeasurer {
         func readSlot(_ m: CellMeasurer, _ s: Int, _ slots: UnsafePointer<SlotProgram>) -> Bool { true }
     }
 
+    /// `keptNatural` where it is known at once (the text's natural width found before, in
+    /// its current style or scaled by the ratio its style last gave), else nil: inlined in
+    /// `keptFillHeight`, which calls `keptNatural` only for the rest.
+    @inline(__always)
+    func knownNatural(_ batch: UnsafeMutablePointer<CellTextBatch.View>, _ b: Int, _ text: KeptPlan.Text) -> Int64? {
+        let t = batch.pointee.rowText(row: b, value: text.value, styleIndex: text.style)
+        guard t >= 0 else { return nil }
+        let known = batch.pointee.natural[t], from = batch.pointee.measuredIn[t], s = Int(text.style)
+        guard known >= 0 else { return nil }
+        if from == batch.pointee.current[s] { return Swift.max(LayoutUnit.unitsUp(known), 0) }
+        guard batch.pointee.flags[t] & CellTextBatch.View.nonNegative != 0, batch.pointee.ratioFrom[s] == from else { return nil }
+        #if TESSERA_INVARIANTS
+        if batch.pointee.restylesEveryText { return nil }
+        #endif
+        let ratio = batch.pointee.ratio[s]
+        return ratio > 0 ? Self.scaledNaturalUnits(known, ratio: ratio) : nil
+    }
+
     /// Kept text `text` of batch row `b`: its natural width (`textNatural`), or nil when the
     /// row has no kept text for it.
-    @inline(__always)
+    @inline(never)
     func keptNatural(_ batch: UnsafeMutablePointer<CellTextBatch.View>, _ b: Int, _ text: KeptPlan.Text, _ record: TextRecordReference) -> Int64? {
         let t = batch.pointee.rowText(row: b, value: text.value, styleIndex: text.style)
         guard t >= 0 else { return nil }
@@ -283,7 +301,7 @@ extension CellMeasurer {
             let fit = f == 0 ? plan.pointee.fits.0 : plan.pointee.fits.1
             var w = fit.constant
             if fit.text.value >= 0 {
-                guard let natural = keptNatural(batch, b, fit.text, record) else { return nil }
+                guard let natural = knownNatural(batch, b, fit.text) ?? keptNatural(batch, b, fit.text, record) else { return nil }
                 w = Swift.max(w, natural)
             }
             if fit.maxMode == 1 { w = Swift.min(w, fit.maxLength) }
