@@ -291,7 +291,7 @@ extension CellMeasurer {
     }
 
     /// `runPlan` and `plannedHeight` for a plan of shape `fill`, from kept results.
-    @inline(__always)
+    @inline(always)
     func keptFillHeight(_ batch: UnsafeMutablePointer<CellTextBatch.View>, _ b: Int, _ plan: UnsafePointer<KeptPlan>,
                         _ stored: UnsafeMutablePointer<CellTextBatch.WidthRange>, _ record: TextRecordReference, epoch: UInt32) -> Int64? {
         let width = plan.pointee.width, inner = width - plan.pointee.padHorizontal
