@@ -230,7 +230,8 @@ extension CellMeasurer {
     }
 
     /// Kept text `text` of batch row `b`: its natural width (`textNatural`), or nil when the
-    /// row has no kept text for it.
+    /// row has no kept text for it. Out of line: most calls are for a width `knownNatural`
+    /// gives first, and its frame was paid by every fill row.
     @inline(never)
     func keptNatural(_ batch: UnsafeMutablePointer<CellTextBatch.View>, _ b: Int, _ text: KeptPlan.Text, _ record: TextRecordReference) -> Int64? {
         let t = batch.pointee.rowText(row: b, value: text.value, styleIndex: text.style)
