@@ -87,9 +87,6 @@ struct RowPlans {
         var fixed: Int64
         var constant: Int64
         var items: Range<Int32>
-        /// The greatest height the column can have (`heightBounds`): a row whose taller
-        /// columns reach it leaves it unmeasured.
-        var greatest = CellMeasurer.unboundedHeight
     }
 
     /// A slot measured per row: a text, a text list, an image sized by its value or by its
@@ -481,19 +478,12 @@ extension CellMeasurer {
         var witness: Int32 = -1
         for i in 0..<Int32(measured.count) where witness < 0 || measured[i].least > measured[witness].least { witness = i }
         var needsWidths = false, widthFree = !gridWidths, needsState = false
-        // The fill column first: `runPlan` leaves a later column unmeasured when the row's
-        // columns before it reach its greatest height (a description in its own column
-        // beside a title, subtitle and footnote taller than its line limit).
-        for first in [true, false] {
-            for i in 0..<Int32(measured.count) where (measured[i].column.column == fill) == first {
-                let m = measured[i]
-                guard m.greatest > (i == witness ? floor : Swift.max(floor, measured[witness].least)) else { continue }
-                var column = m.column
-                column.greatest = m.greatest
-                store.pointee.columns.append(column)
-                needsWidths = needsWidths || m.readsWidth
-                widthFree = widthFree && !m.followsWidth
-            }
+        for i in 0..<Int32(measured.count) {
+            let m = measured[i]
+            guard m.greatest > (i == witness ? floor : Swift.max(floor, measured[witness].least)) else { continue }
+            store.pointee.columns.append(m.column)
+            needsWidths = needsWidths || m.readsWidth
+            widthFree = widthFree && !m.followsWidth
         }
         let columnEnd = Int32(store.pointee.columns.count)
         if !needsWidths {
@@ -665,14 +655,9 @@ extension CellMeasurer {
         var c = Int(plan.pointee.columns.lowerBound)
         while c < Int(plan.pointee.columns.upperBound) {
             let column = columns + c
+            let columnWidth = column.pointee.fixed >= 0 ? column.pointee.fixed : widths[Int(column.pointee.column)].width
             // The fill column's texts bound the range.
             var tracks = follows && column.pointee.column == plan.pointee.fill
-            // A column that cannot be taller than those before it does not set the height.
-            if !tracks && column.pointee.greatest <= tallest {
-                c &+= 1
-                continue
-            }
-            let columnWidth = column.pointee.fixed >= 0 ? column.pointee.fixed : widths[Int(column.pointee.column)].width
             var h = column.pointee.constant
             var i = Int(column.pointee.items.lowerBound)
             while i < Int(column.pointee.items.upperBound) {
