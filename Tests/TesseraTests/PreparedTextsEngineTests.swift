@@ -606,6 +606,41 @@ import Testing
         #expect(checked > 800 && emergencies > 50)
     }
 
+    /// What `CellMeasurer.oneLineMemo` and `wrappedCount` read from a text's one-line width
+    /// (`CellTextBatch.measure`): none for a text with a mandatory break, else the width of
+    /// the one line the fill makes at no limit, to the bit; at every limit from it up the
+    /// engine gives one line, and under it, with every segment fitting, two or more. (Under
+    /// the widest segment it may give one: "a" at half its width.)
+    @Test func oneLineWidthTellsOneLineFromTwo() throws {
+        var rng = SplitMix64(seed: 14)
+        var ones = 0, wraps = 0, mandatory = 0
+        try Self.forEachPreparedText(seed: 14, maxWords: 8, words: ["\n"]) { text, segs, view, count in
+            let oneLine = CellTextBatch.measure(segs).oneLine
+            guard !text.contains("\n") else {
+                #expect(oneLine == -1, "\(text)")
+                mandatory += 1
+                return
+            }
+            var widths: [Double] = []
+            TextLayoutEngine.fillLines(segs, limit: CellMeasurer.naturalLayoutWidth + TextLayoutEngine.widthTolerance) { _, _, width in
+                widths.append(width)
+                return true
+            }
+            try #require(widths == [oneLine], "\(text): \(widths) against \(oneLine)")
+            for _ in 0..<4 {
+                let over = oneLine * Double(rng.int(1000...1500)) / 1000
+                try #require(count(over) == 1, "\(text) at \(over), one line \(oneLine)")
+                ones += 1
+                let under = oneLine * Double(rng.int(1...999)) / 1000
+                guard view.widestSegment <= under else { continue }
+                try #require(count(under) >= 2, "\(text) at \(under), one line \(oneLine)")
+                wraps += 1
+            }
+            try #require(count(oneLine) == 1)
+        }
+        #expect(ones > 1000 && wraps > 500 && mandatory > 50)
+    }
+
     /// An emergency break's range carried to a style `r` times the size (letter spacing
     /// following), as the batch carries it ("Font scale"): wherever the scaled limit is
     /// inside the range by the margin, the new style breaks into the same lines.

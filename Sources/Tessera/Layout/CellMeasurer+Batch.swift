@@ -138,8 +138,6 @@ public final class CellTextBatch {
         self.styleStates = styleStates
         stateStyles = styles
         let n = columns.head.count
-        let natural = Self.allocate(Double.self, Swift.max(n, 1))
-        natural.initialize(repeating: -1)
         let lines = Self.allocate(LineMemo.self, Swift.max(n, 1))
         lines.initialize(repeating: LineMemo())
         let widthRanges = Self.allocate(WidthRange.self, Swift.max(rowCount, 1))
@@ -155,7 +153,7 @@ public final class CellTextBatch {
         viewStorage.initialize(to: View(rowCount: rowCount, slotsPerRow: slotsPerRow, first: UnsafeBufferPointer(columns.first.take()),
                     head: UnsafeBufferPointer(columns.head.take()), style: UnsafeBufferPointer(columns.style.take()),
                     length: UnsafeBufferPointer(columns.length.take()), segmentStart: UnsafeBufferPointer(columns.segmentStart.take()),
-                    widest: columns.widest.take(), content: columns.content.take(), twoLinesBelow: columns.twoLinesBelow.take(), natural: UnsafeMutableBufferPointer(rebasing: natural[0..<n]),
+                    widest: columns.widest.take(), content: columns.content.take(), twoLinesBelow: columns.twoLinesBelow.take(), natural: columns.natural.take(),
                     lines: UnsafeMutableBufferPointer(rebasing: lines[0..<n]), widthRanges: UnsafeMutableBufferPointer(rebasing: widthRanges[0..<rowCount]),
                     measuredIn: columns.measuredIn.take(), flags: columns.flags.take(), segments: columns.segments.take(), current: current, ratioFrom: ratioFrom, ratio: ratio,
                     states: Self.buffer(styleStates), styles: Self.styleBuffer(styles)))
@@ -173,7 +171,7 @@ public final class CellTextBatch {
         Self.free(UnsafeBufferPointer(view.measuredIn))
         Self.free(UnsafeBufferPointer(view.flags))
         Self.free(UnsafeBufferPointer(view.segments))
-        Jemalloc.free(view.natural.baseAddress!)
+        Self.free(UnsafeBufferPointer(view.natural))
         Jemalloc.free(view.lines.baseAddress!)
         Jemalloc.free(view.widthRanges.baseAddress!)
         Jemalloc.free(view.current.baseAddress!)
@@ -205,19 +203,30 @@ public final class CellTextBatch {
     /// Texts kept.
     public var textCount: Int { view.head.count }
 
-    /// Whether no width of `segments` is negative (or NaN), and the sum of their widths
-    /// without trailing spaces, lowered by a relative 2^-30 and rounded down to single
-    /// precision: under every sum of them the fill makes, whatever its order and rounding.
-    static func measure(_ segments: UnsafeBufferPointer<PreparedSegment>) -> (nonNegative: Bool, content: Float) {
-        var nonNegative = true, sum = 0.0
-        for s in segments {
+    /// Whether no width of `segments` is negative (or NaN); the sum of their widths without
+    /// trailing spaces, lowered by a relative 2^-30 and rounded down to single precision:
+    /// under every sum of them the fill makes, whatever its order and rounding; and, for a
+    /// text of one line wherever its segments fit (none negative, no mandatory break), that
+    /// line's width as the fill sums it (`TextLayoutEngine.fillLines`), else -1: its natural
+    /// width (`View.natural`), found while the segments are at hand.
+    static func measure(_ segments: UnsafeBufferPointer<PreparedSegment>) -> (nonNegative: Bool, content: Float, oneLine: Double) {
+        guard let first = segments.first else { return (true, 0, -1) }
+        var nonNegative = true, mandatory = false, sum = 0.0
+        var line = Double(first.width), space = 0.0
+        for (i, s) in segments.enumerated() {
             nonNegative = nonNegative && s.width >= 0 && s.whitespaceWidth >= 0
+            mandatory = mandatory || s.isMandatory
             sum += Double(s.width)
+            // The fill's sums: `x = (x + space before) + width` from the first width.
+            if i > 0 { line = (line + space) + Double(s.width) }
+            space = Double(s.whitespaceWidth)
         }
         let lowered = sum * (1 - 0x1p-30)
         var content = Float(lowered)
         if Double(content) > lowered { content = content.nextDown }
-        return (nonNegative, content)
+        // Every line end at or under half the natural layout width: one line there too.
+        let oneLine = nonNegative && !mandatory && line <= CellMeasurer.naturalLayoutWidth / 2 ? line : -1
+        return (nonNegative, content, oneLine)
     }
 
     /// `View.first`'s entry for the value `bytes` of an image or box stack slot: the value
@@ -486,6 +495,9 @@ public final class CellTextBatch {
         /// No segment width and no whitespace width is negative: the text's widths scale
         /// with the size (see "Font scale").
         static let nonNegative: UInt8 = 4
+        /// No mandatory break and no negative width: the text's natural width, when known,
+        /// is its one line's, the line it takes wherever that fits (`oneLineMemo`).
+        static let oneLine: UInt8 = 8
         let segments: UnsafeMutableBufferPointer<PreparedSegment>
         #if TESSERA_INVARIANTS
         /// Tests: a kept text in another style is measured again (`restyle`), never scaled.
@@ -664,6 +676,7 @@ fileprivate struct BatchColumns {
     var first = ScratchBuffer<Int32>()
     var head = ScratchBuffer<Int32>(), style = ScratchBuffer<Int32>(), length = ScratchBuffer<Int32>(), segmentStart = ScratchBuffer<Int32>()
     var widest = ScratchBuffer<Float>(), content = ScratchBuffer<Float>(), twoLinesBelow = ScratchBuffer<Float>()
+    var natural = ScratchBuffer<Double>()
     var measuredIn = ScratchBuffer<UInt16>()
     var flags = ScratchBuffer<UInt8>()
     var segments = ScratchBuffer<PreparedSegment>()
@@ -732,6 +745,7 @@ struct CellTextBatchBuilder {
         columns.segmentStart.reserveCapacity(2 * rowCount + 1)
         columns.widest.reserveCapacity(2 * rowCount)
         columns.content.reserveCapacity(2 * rowCount)
+        columns.natural.reserveCapacity(2 * rowCount)
         columns.twoLinesBelow.reserveCapacity(2 * rowCount)
         columns.measuredIn.reserveCapacity(2 * rowCount)
         columns.flags.reserveCapacity(2 * rowCount)
@@ -771,7 +785,9 @@ struct CellTextBatchBuilder {
                 columns.segments.append(contentsOf: segments)
                 let measured = CellTextBatch.measure(segments)
                 columns.content.append(measured.content)
+                columns.natural.append(measured.oneLine)
                 var flags: UInt8 = measured.nonNegative ? CellTextBatch.View.nonNegative : 0
+                if measured.oneLine >= 0 { flags |= CellTextBatch.View.oneLine }
                 if engine.caches.pointee.preparedFromASCIITables {
                     // Every byte printable ASCII, mapped by the primary face (most list text).
                     flags |= CellTextBatch.View.printableASCII | (coverages[Int(style)] != nil ? CellTextBatch.View.mappedAlone : 0)
@@ -984,15 +1000,16 @@ extension CellMeasurer {
         }
         batch.widest[t] = widest
         batch.twoLinesBelow[t] = 0
-        batch.natural[t] = -1
         batch.lines[t] = CellTextBatch.LineMemo()
         batch.measuredIn[t] = state
         // The mapping flag holds for the face it was checked against.
         if !samePrimary { batch.flags[t] &= ~CellTextBatch.View.mappedAlone }
-        batch.flags[t] &= ~CellTextBatch.View.nonNegative
+        batch.flags[t] &= ~(CellTextBatch.View.nonNegative | CellTextBatch.View.oneLine)
         let measured = CellTextBatch.measure(UnsafeBufferPointer(rebasing: batch.segments[lo..<hi]))
         batch.content[t] = measured.content
+        batch.natural[t] = measured.oneLine
         if measured.nonNegative { batch.flags[t] |= CellTextBatch.View.nonNegative }
+        if measured.oneLine >= 0 { batch.flags[t] |= CellTextBatch.View.oneLine }
     }
 
     #if TESSERA_INVARIANTS
@@ -1139,6 +1156,13 @@ extension CellMeasurer {
             let scaled = Self.scaled(limit, ratio)
             if counts && Self.holdsScaled(memo, scaled) { return maxLines > 0 ? Swift.min(Int(memo.count), maxLines) : Int(memo.count) }
             if let known = boundedCount(batch, t, memo, maxLines: maxLines, narrow: scaled * (1 + Self.scaleMargin)) { return known.count }
+            if let line = oneLineMemo(batch, t, limit: scaled, maxLines: maxLines) {
+                batch.pointee.lines[t] = line
+                return Self.holdsScaled(line, scaled) ? 1 : Self.needsRestyle
+            }
+            if let wrapped = wrappedCount(batch, t, maxLines: maxLines, least: scaled * (1 - Self.scaleMargin), most: scaled * (1 + Self.scaleMargin)) {
+                return wrapped.count
+            }
             let view = batch.pointee.view(t)
             guard view.widestSegment <= scaled else { return Self.needsEmergency }
             // Counted again in the kept widths at the scaled limit; the range is of the kept
@@ -1155,6 +1179,15 @@ extension CellMeasurer {
             scratch.pointee.lineRange = known.range
             return known.count
         }
+        if let line = oneLineMemo(batch, t, limit: limit, maxLines: maxLines) {
+            batch.pointee.lines[t] = line
+            reportLines(batch, t, line.low, line.high, count: 1, maxLines: maxLines)
+            return 1
+        }
+        if let wrapped = wrappedCount(batch, t, maxLines: maxLines, least: limit, most: limit) {
+            scratch.pointee.lineRange = wrapped.range
+            return wrapped.count
+        }
         let view = batch.pointee.view(t)
         guard view.widestSegment <= limit else { return Self.needsEmergency }
         let (fresh, count) = maxLines == 0 && view.segments.count > 0 ? Self.countAllLines(view, limit: limit) : Self.countLines(view, limit: limit, stopAfter: maxLines)
@@ -1162,6 +1195,38 @@ extension CellMeasurer {
         // A fresh count is reusable for the same limit on lines (`partial` only past it).
         reportLines(batch, t, fresh.low, fresh.high, count: count, maxLines: maxLines)
         return maxLines > 0 ? Swift.min(count, maxLines) : count
+    }
+
+    /// The fill's memo for kept text `t` at `limit` when its natural width is known to be
+    /// its one line's (`View.oneLine`) and fits: one line, from that width up, with no pass
+    /// over the segments (a title that wrapped at a narrow width and fits a wider one).
+    @inline(__always)
+    func oneLineMemo(_ batch: UnsafeMutablePointer<CellTextBatch.View>, _ t: Int, limit: Double, maxLines: Int) -> CellTextBatch.LineMemo? {
+        let natural = batch.pointee.natural[t]
+        guard batch.pointee.flags[t] & CellTextBatch.View.oneLine != 0, natural >= 0, natural <= limit else { return nil }
+        let memo = CellTextBatch.LineMemo(low: natural, high: .infinity, count: 1, partial: false)
+        #if TESSERA_INVARIANTS
+        let view = batch.pointee.view(t)
+        let (fill, count) = maxLines == 0 ? Self.countAllLines(view, limit: limit) : Self.countLines(view, limit: limit, stopAfter: maxLines)
+        precondition(count == 1 && fill.low == memo.low && fill.high == memo.high && fill.count == 1 && !fill.partial, "a text's one line differs from its fill")
+        #endif
+        return memo
+    }
+
+    /// Two lines for kept text `t` of two lines at most whose every segment fits the limit
+    /// (between `least` and `most`) and whose natural width does not (the widest of its
+    /// lines at no limit wraps): over limits from its widest segment to under its natural
+    /// width. Nil otherwise (a segment wider than the line may be a cluster that does not
+    /// break: one line).
+    @inline(__always)
+    func wrappedCount(_ batch: UnsafeMutablePointer<CellTextBatch.View>, _ t: Int, maxLines: Int, least: Double, most: Double)
+        -> (count: Int, range: (low: Float, high: Float))? {
+        let natural = batch.pointee.natural[t], widest = batch.pointee.widest[t]
+        guard maxLines == 2, batch.pointee.flags[t] & CellTextBatch.View.nonNegative != 0, natural >= 0,
+              Double(widest) <= least, most < natural else { return nil }
+        var high = Float(natural)
+        if Double(high) > natural { high = high.nextDown }
+        return (2, (widest, high))
     }
 
     /// A limit in the kept widths of a text whose widths scale by `ratio`: the limit times
