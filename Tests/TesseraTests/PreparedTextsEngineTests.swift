@@ -609,11 +609,12 @@ import Testing
     /// What `CellMeasurer.oneLineMemo` and `wrappedCount` read from a text's one-line width
     /// (`CellTextBatch.measure`): none for a text with a mandatory break, else the width of
     /// the one line the fill makes at no limit, to the bit; at every limit from it up the
-    /// engine gives one line, and under it, with every segment fitting, two or more. (Under
-    /// the widest segment it may give one: "a" at half its width.)
+    /// engine gives one line, and under it, with every segment fitting, two or more: two
+    /// once the limit is half the text and its widest segment (the second line then holds
+    /// the rest). Under the widest segment it may give one ("a" at half its width).
     @Test func oneLineWidthTellsOneLineFromTwo() throws {
         var rng = SplitMix64(seed: 14)
-        var ones = 0, wraps = 0, mandatory = 0
+        var ones = 0, wraps = 0, twos = 0, mandatory = 0
         try Self.forEachPreparedText(seed: 14, maxWords: 8, words: ["\n"]) { text, segs, view, count in
             let oneLine = CellTextBatch.measure(segs).oneLine
             guard !text.contains("\n") else {
@@ -635,10 +636,15 @@ import Testing
                 guard view.widestSegment <= under else { continue }
                 try #require(count(under) >= 2, "\(text) at \(under), one line \(oneLine)")
                 wraps += 1
+                // Two lines where the rest of the text fits the second (`wrappedCount`).
+                if (oneLine + view.widestSegment) * 0.5 * (1 + CellMeasurer.twoLineMargin) <= under {
+                    try #require(count(under) == 2, "\(text) at \(under), one line \(oneLine)")
+                    twos += 1
+                }
             }
             try #require(count(oneLine) == 1)
         }
-        #expect(ones > 1000 && wraps > 500 && mandatory > 50)
+        #expect(ones > 1000 && wraps > 500 && twos > 100 && mandatory > 50)
     }
 
     /// An emergency break's range carried to a style `r` times the size (letter spacing

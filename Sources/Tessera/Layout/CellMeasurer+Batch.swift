@@ -1213,21 +1213,33 @@ extension CellMeasurer {
         return memo
     }
 
-    /// Two lines for kept text `t` of two lines at most whose every segment fits the limit
-    /// (between `least` and `most`) and whose natural width does not (the widest of its
-    /// lines at no limit wraps): over limits from its widest segment to under its natural
-    /// width. Nil otherwise (a segment wider than the line may be a cluster that does not
-    /// break: one line).
+    /// Two lines for kept text `t` whose every segment fits the limit (between `least` and
+    /// `most`) and whose natural width does not (the widest of its lines at no limit wraps):
+    /// with a limit of two lines, over limits from its widest segment to under its natural
+    /// width. With a limit of three or more, where the second line fits too: the first line ends where its
+    /// next segment would pass the limit, so it holds more than `limit - widest`, and what
+    /// is left of a one-line text, under `natural - limit + widest`, fits from
+    /// `(natural + widest) / 2` up (`twoLineMargin` over it for the sums' roundings). Nil
+    /// otherwise (a segment wider than the line may be a cluster that does not break: one
+    /// line).
     @inline(__always)
     func wrappedCount(_ batch: UnsafeMutablePointer<CellTextBatch.View>, _ t: Int, maxLines: Int, least: Double, most: Double)
         -> (count: Int, range: (low: Float, high: Float))? {
-        let natural = batch.pointee.natural[t], widest = batch.pointee.widest[t]
-        guard maxLines == 2, batch.pointee.flags[t] & CellTextBatch.View.nonNegative != 0, natural >= 0,
-              Double(widest) <= least, most < natural else { return nil }
+        let natural = batch.pointee.natural[t], widest = batch.pointee.widest[t], flags = batch.pointee.flags[t]
+        guard maxLines >= 2, flags & CellTextBatch.View.nonNegative != 0, natural >= 0, Double(widest) <= least, most < natural else { return nil }
         var high = Float(natural)
         if Double(high) > natural { high = high.nextDown }
-        return (2, (widest, high))
+        if maxLines == 2 { return (2, (widest, high)) }
+        let fits = (natural + Double(widest)) * 0.5 * (1 + Self.twoLineMargin)
+        guard flags & CellTextBatch.View.oneLine != 0, fits <= least else { return nil }
+        var low = Float(fits)
+        if Double(low) < fits { low = low.nextUp }
+        return (2, (low, high))
     }
+
+    /// Relative room for the roundings of the fill's sums over a second line (under 2^-53
+    /// each, one a segment): far more than a text of 2^20 segments needs.
+    static let twoLineMargin = 0x1p-30
 
     /// A limit in the kept widths of a text whose widths scale by `ratio`: the limit times
     /// the ratio's reciprocal, which is computed while the limit is (a division after it
