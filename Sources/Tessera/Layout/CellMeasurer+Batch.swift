@@ -210,15 +210,15 @@ public final class CellTextBatch {
     /// line's width as the fill sums it (`TextLayoutEngine.fillLines`), else -1: its natural
     /// width (`View.natural`), found while the segments are at hand.
     static func measure(_ segments: UnsafeBufferPointer<PreparedSegment>) -> (nonNegative: Bool, content: Float, oneLine: Double) {
-        guard let first = segments.first else { return (true, 0, -1) }
+        guard !segments.isEmpty else { return (true, 0, -1) }
         var nonNegative = true, mandatory = false, sum = 0.0
-        var line = Double(first.width), space = 0.0
-        for (i, s) in segments.enumerated() {
+        // The fill's sums, `x = (x + space before) + width`: from 0 the first is its width.
+        var line = 0.0, space = 0.0
+        for s in segments {
             nonNegative = nonNegative && s.width >= 0 && s.whitespaceWidth >= 0
             mandatory = mandatory || s.isMandatory
             sum += Double(s.width)
-            // The fill's sums: `x = (x + space before) + width` from the first width.
-            if i > 0 { line = (line + space) + Double(s.width) }
+            line = (line + space) + Double(s.width)
             space = Double(s.whitespaceWidth)
         }
         let lowered = sum * (1 - 0x1p-30)
@@ -1202,8 +1202,9 @@ extension CellMeasurer {
     /// over the segments (a title that wrapped at a narrow width and fits a wider one).
     @inline(__always)
     func oneLineMemo(_ batch: UnsafeMutablePointer<CellTextBatch.View>, _ t: Int, limit: Double, maxLines: Int) -> CellTextBatch.LineMemo? {
+        // The flag is set with the width (never -1 under it).
         let natural = batch.pointee.natural[t]
-        guard batch.pointee.flags[t] & CellTextBatch.View.oneLine != 0, natural >= 0, natural <= limit else { return nil }
+        guard batch.pointee.flags[t] & CellTextBatch.View.oneLine != 0, natural <= limit else { return nil }
         let memo = CellTextBatch.LineMemo(low: natural, high: .infinity, count: 1, partial: false)
         #if TESSERA_INVARIANTS
         let view = batch.pointee.view(t)
