@@ -213,10 +213,14 @@ struct Measure: ParsableCommand {
     @Flag(help: "Diagnostic: order the rows by kind and by which values they have, so rows that share a layout plan come together (what the rows' variety costs).")
     var groupedRows = false
 
+    @Option(help: "Times each Tessera pass runs (cold on 1 and 2 threads, each change); the median is reported, every sample printed.")
+    var samples = 3
+
     func validate() throws {
         guard rows >= 1 else { throw ValidationError("--rows must be at least 1") }
         guard threads >= 1 else { throw ValidationError("--threads must be at least 1") }
         guard peerRows >= 0 else { throw ValidationError("--peer-rows must not be negative") }
+        guard samples >= 1, samples <= 99 else { throw ValidationError("--samples must be between 1 and 99") }
         guard fontScale > 0, fontScale <= 10, fontScale != 1 else { throw ValidationError("--font-scale must be in (0, 10] and not 1") }
         if let platform, LayoutEnvironment.Platform(rawValue: platform) == nil { throw ValidationError("--platform must be ios or android") }
         guard [segmentCacheMb, preparedCacheMb, lineCacheMb].allSatisfy({ $0 >= 0 && $0 <= 1 << 20 }) else {
@@ -243,7 +247,7 @@ struct Measure: ParsableCommand {
                                      caches: .init(segmentCacheBytes: segmentCacheMb << 20, preparedTextCacheBytes: preparedCacheMb << 20,
                                                    lineBreakCacheBytes: lineCacheMb << 20),
                                      peerRows: peerRows, pangoHarness: harness, shareProfile: shareProfile, warmUp: warmUp,
-                                     textBatches: textBatches, groupedRows: groupedRows),
+                                     textBatches: textBatches, groupedRows: groupedRows, samples: samples),
                 progress: progress)
             let report = try suite.run()
             if !json {

@@ -41,6 +41,8 @@ struct MeasureSuite {
         var textBatches = true
         /// Rows grouped by kind and present values (`CellRows.groupedByPresentValues`).
         var groupedRows = false
+        /// Times each timed Tessera pass runs; the sample of median wall time is reported.
+        var samples = 3
     }
 
     let configuration: Configuration
@@ -64,6 +66,26 @@ struct MeasureSuite {
         case "fiori-ios-collection": (375, 768)
         default: platform == .ios ? (375, 1024) : (360, 1000)
         }
+    }
+
+    /// One timed cold pass: wall time, the busiest thread's and all threads' CPU time
+    /// (ns/row), and the process's times across it.
+    struct ColdSample {
+        var wall: Double, busiestCPU: Double, totalCPU: Double
+        var process: ProcessTimes
+    }
+
+    /// One timed environment change: wall and CPU time (ns/row, the marking included), the
+    /// rows it measured again and how many of those came from kept results.
+    struct ChangeSample {
+        var wall: Double, cpu: Double
+        var remeasured: Int, fromKept: Int
+    }
+
+    /// The index of the median of `values` (the lower of the middle two for an even count).
+    static func medianIndex(_ values: [Double]) -> Int {
+        let order = values.indices.sorted { values[$0] < values[$1] }
+        return order[(order.count - 1) / 2]
     }
 
     static func fail(_ message: String) -> Never {
@@ -122,77 +144,94 @@ struct MeasureSuite {
 
         // Cold on one and on two threads, fresh each; heights must not depend on the split.
         // The pass on the thread count asked for (--threads) is kept for the relayouts.
-        var perThreads: [Int: Double] = [:]
-        /// The largest thread CPU time of the pass, ns/row.
-        var cpuPerThreads: [Int: Double] = [:]
-        /// The threads' CPU time of the pass together, ns/row.
-        var cpuTotals: [Int: Double] = [:]
-        var processTimes: [Int: ProcessTimes] = [:]
+        // Each runs `samples` times, the thread counts in turn, and the sample of median wall
+        // time is reported (this machine has bursts of other load a single pass may fall into).
+        var coldSamples: [Int: [ColdSample]] = [:]
         var kept: EngineMeasurer? = nil
         var reference: [Double]? = c.warmUp ? heights : nil
         var memory = MeasureReport.Memory(allocated: 0, resident: 0, allocatedAfterRelayouts: 0)
         var coldStatistics = ParallelMeasurer.Statistics()
         let before = MemoryStatistics.current()
-        for t in Array(Set([1, 2, c.threads])).sorted(by: { ($0 == c.threads ? 1 : 0, $0) < ($1 == c.threads ? 1 : 0, $1) }) {
-            progress.begin("\(profile.name): Tessera cold, \(t) thread(s)")
-            var other = [Double](repeating: 0, count: n)
-            let start = MemoryStatistics.current()
-            let m = try EngineMeasurer(profile: profile, environment: cold, rows: rows, threads: t, caches: c.caches, textBatches: c.textBatches)
-            let times = ProcessTimes.now()
-            perThreads[t] = Double(other.withUnsafeMutableBufferPointer { m.measureAll(into: $0) }) / Double(n)
-            processTimes[t] = ProcessTimes.now() - times
-            cpuPerThreads[t] = Double(m.lastThreadCPU.max() ?? 0) / Double(n)
-            cpuTotals[t] = Double(m.lastThreadCPU.reduce(0, +)) / Double(n)
-            progress.end()
-            if let reference { Self.compare(other, reference, "cold heights on \(t) thread(s) and on 2") }
-            reference = other
-            heights = other
-            if t == c.threads {
-                let end = MemoryStatistics.current()
-                memory.allocated = end.allocated - start.allocated
-                memory.resident = end.resident - start.resident
-                coldStatistics = m.statistics
-                kept = m
+        for sample in 0..<c.samples {
+            // The last sample's measurers are dropped before the next are made, as the warm-up's were.
+            kept = nil
+            for t in Array(Set([1, 2, c.threads])).sorted(by: { ($0 == c.threads ? 1 : 0, $0) < ($1 == c.threads ? 1 : 0, $1) }) {
+                progress.begin("\(profile.name): Tessera cold, \(t) thread(s), sample \(sample + 1) of \(c.samples)")
+                var other = [Double](repeating: 0, count: n)
+                let start = MemoryStatistics.current()
+                let m = try EngineMeasurer(profile: profile, environment: cold, rows: rows, threads: t, caches: c.caches, textBatches: c.textBatches)
+                let times = ProcessTimes.now()
+                let wall = Double(other.withUnsafeMutableBufferPointer { m.measureAll(into: $0) }) / Double(n)
+                coldSamples[t, default: []].append(ColdSample(wall: wall, busiestCPU: Double(m.lastThreadCPU.max() ?? 0) / Double(n),
+                                                              totalCPU: Double(m.lastThreadCPU.reduce(0, +)) / Double(n),
+                                                              process: ProcessTimes.now() - times))
+                progress.end()
+                if let reference { Self.compare(other, reference, "cold heights on \(t) thread(s) and on 2") }
+                reference = other
+                heights = other
+                if t == c.threads {
+                    if sample == 0 {
+                        let end = MemoryStatistics.current()
+                        memory.allocated = end.allocated - start.allocated
+                        memory.resident = end.resident - start.resident
+                        coldStatistics = m.statistics
+                    }
+                    kept = m
+                }
             }
         }
-        let coldPerRow = perThreads[c.threads]!
+        let coldMedian = coldSamples.mapValues { $0[Self.medianIndex($0.map(\.wall))] }
+        let coldPerRow = coldMedian[c.threads]!.wall
         let main = kept!
         progress.begin("\(profile.name): the machine's own two-thread speedup after the cold passes (ParallelismProbe)")
         let machine = (before: machineBefore, after: ParallelismProbe.run())
         progress.end()
 
-        // Environment changes on the same measurers and caches, each checked from scratch.
-        var relayouts: [(name: String, environment: LayoutEnvironment, perRow: Double, scratchPerRow: Double, remeasured: Int, fromKept: Int, cpuPerRow: Double)] = []
+        // Environment changes on the same measurers and caches, each checked from scratch
+        // (the first sample; the others against the first).
+        let changes = [("relayout_width_class", wide), ("edit_mode_toggle", edit), ("font_scale_change", scaled)]
+        var changeSamples = [[ChangeSample]](repeating: [], count: changes.count)
+        var scratchPerRow = [Double](repeating: 0, count: changes.count)
         var heightsByEnvironment: [[Double]] = [heights]
-        for (name, environment) in [("relayout_width_class", wide), ("edit_mode_toggle", edit), ("font_scale_change", scaled)] {
-            // Each change starts from the cold environment, measured (untimed), whose
-            // heights the store holds.
-            if main.environment != cold {
-                try main.setEnvironment(cold)
-                var back = [Double](repeating: 0, count: n)
-                _ = back.withUnsafeMutableBufferPointer { main.measureAll(into: $0) }
-                Self.compare(back, heightsByEnvironment[0], "heights back in the cold environment")
+        for sample in 0..<c.samples {
+            for (i, (name, environment)) in changes.enumerated() {
+                // Each change starts from the cold environment, measured (untimed), whose
+                // heights the store holds.
+                if main.environment != cold {
+                    try main.setEnvironment(cold)
+                    var back = [Double](repeating: 0, count: n)
+                    _ = back.withUnsafeMutableBufferPointer { main.measureAll(into: $0) }
+                    Self.compare(back, heightsByEnvironment[0], "heights back in the cold environment")
+                }
+                // The engine marks the rows of kinds whose layout changed, and after a width
+                // change only rows whose width range the new width leaves; the others keep their
+                // heights. That marking is part of the pass: its time (wall and this thread's
+                // CPU) is added to the measurement's.
+                progress.begin("\(profile.name): Tessera \(name) (\(Self.describe(environment))), sample \(sample + 1) of \(c.samples)")
+                let markCPU0 = ThreadCPUClock.now(), markWall0 = MonotonicClock.now()
+                let remeasured = try main.setEnvironment(environment)
+                let markWall = MonotonicClock.now() &- markWall0, markCPU = ThreadCPUClock.now() &- markCPU0
+                var again = [Double](repeating: 0, count: n)
+                let ns = again.withUnsafeMutableBufferPointer { main.measureAll(into: $0) } &+ markWall
+                progress.end()
+                changeSamples[i].append(ChangeSample(wall: Double(ns) / Double(n), cpu: Double(main.lastThreadCPU.reduce(0, +) &+ markCPU) / Double(n),
+                                                     remeasured: remeasured, fromKept: main.lastKeptRows))
+                if sample > 0 {
+                    Self.compare(again, heightsByEnvironment[i + 1], "\(name): heights in sample \(sample + 1) and in the first")
+                    continue
+                }
+                progress.begin("\(profile.name): checking \(name) against a from-scratch measurement")
+                var scratch = [Double](repeating: 0, count: n)
+                let fresh = try ParallelMeasurer(profile: profile, environment: environment, threads: 2, caches: c.caches, copies: copies)
+                scratchPerRow[i] = Double(scratch.withUnsafeMutableBufferPointer { fresh.measureAll(rows, into: $0) }) / Double(n)
+                progress.end()
+                Self.compare(again, scratch, "\(name): heights after the change and from scratch")
+                heightsByEnvironment.append(again)
             }
-            // The engine marks the rows of kinds whose layout changed, and after a width
-            // change only rows whose width range the new width leaves; the others keep their
-            // heights. That marking is part of the pass: its time (wall and this thread's
-            // CPU) is added to the measurement's.
-            progress.begin("\(profile.name): Tessera \(name) (\(Self.describe(environment)))")
-            let markCPU0 = ThreadCPUClock.now(), markWall0 = MonotonicClock.now()
-            let remeasured = try main.setEnvironment(environment)
-            let markWall = MonotonicClock.now() &- markWall0, markCPU = ThreadCPUClock.now() &- markCPU0
-            var again = [Double](repeating: 0, count: n)
-            let ns = again.withUnsafeMutableBufferPointer { main.measureAll(into: $0) } &+ markWall
-            progress.end()
-            progress.begin("\(profile.name): checking \(name) against a from-scratch measurement")
-            var scratch = [Double](repeating: 0, count: n)
-            let fresh = try ParallelMeasurer(profile: profile, environment: environment, threads: 2, caches: c.caches, copies: copies)
-            let scratchNs = scratch.withUnsafeMutableBufferPointer { fresh.measureAll(rows, into: $0) }
-            progress.end()
-            Self.compare(again, scratch, "\(name): heights after the change and from scratch")
-            let cpu = Double(main.lastThreadCPU.reduce(0, +) &+ markCPU) / Double(n)
-            relayouts.append((name, environment, Double(ns) / Double(n), Double(scratchNs) / Double(n), remeasured, main.lastKeptRows, cpu))
-            heightsByEnvironment.append(again)
+        }
+        let relayouts = changes.enumerated().map { i, change in
+            let r = changeSamples[i][Self.medianIndex(changeSamples[i].map(\.wall))]
+            return (name: change.0, perRow: r.wall, scratchPerRow: scratchPerRow[i], remeasured: r.remeasured, fromKept: r.fromKept, cpuPerRow: r.cpu)
         }
         // The cold heights against a from-scratch measurement through the text engine's
         // caches alone (no text batch, no engine), as the changed environments above.
@@ -235,18 +274,21 @@ struct MeasureSuite {
         results.append(TimedResult(name: "frame_budget_rows", unit: "rows/ms", value: 1e6 / coldPerRow,
                                    peerValue: peers.isEmpty ? .nan : 1e6 / peers[0].nsPerRow, target: nil,
                                    operations: n, peerOperations: peerCount, higherIsBetter: true))
-        let threadResult = TimedResult(name: "measure_all_threads_2", unit: "ns/row", value: perThreads[2]!, peerValue: perThreads[1]!,
+        let threadResult = TimedResult(name: "measure_all_threads_2", unit: "ns/row", value: coldMedian[2]!.wall, peerValue: coldMedian[1]!.wall,
                                        target: .speedupAtLeast(1.7), operations: n, peerOperations: n)
         return MeasureReport(
             configuration: c, profile: profile.name, platform: platform, environments: [cold, wide, edit, scaled],
             generationPerRow: generation, results: results, threadResult: threadResult, relayoutScratch: relayouts.map { ($0.name, $0.scratchPerRow) },
-            relayoutCPU: relayouts.map { ($0.name, $0.cpuPerRow) }, coldCPU: (cpuTotals[c.threads] ?? cpuPerThreads[c.threads]!),
+            relayoutCPU: relayouts.map { ($0.name, $0.cpuPerRow) }, coldCPU: coldMedian[c.threads]!.totalCPU,
             remeasured: relayouts.map { ($0.name, $0.remeasured) }, fromKept: relayouts.map { ($0.name, $0.fromKept) }, textBatchBytes: main.textBatchBytes,
             peers: peers, peerName: peerName, peerRows: peerCount,
-            memory: memory, firstTouchPerRow: firstTouch, threadCPU: (cpuPerThreads[1]!, cpuPerThreads[2]!, cpuTotals[2]!), machine: machine,
-            coldProcessTimes: (processTimes[1]!, processTimes[2]!),
+            memory: memory, firstTouchPerRow: firstTouch, threadCPU: (coldMedian[1]!.busiestCPU, coldMedian[2]!.busiestCPU, coldMedian[2]!.totalCPU), machine: machine,
+            coldProcessTimes: (coldMedian[1]!.process, coldMedian[2]!.process),
             coldStatistics: coldStatistics, finalStatistics: finalStatistics, bytesPerRowText: Double(rows.utf8.count) / Double(n),
-            slotsPerRow: rows.slotsPerRow, kindCounts: Self.kindCounts(rows, profile))
+            slotsPerRow: rows.slotsPerRow, kindCounts: Self.kindCounts(rows, profile),
+            samples: [("measure_all_cold", coldSamples[c.threads]!.map(\.wall)), ("measure_all_threads_2", coldSamples[2]!.map(\.wall))]
+                + changes.enumerated().map { ($1.0, changeSamples[$0].map(\.wall)) },
+            sampleWork: changes.enumerated().map { i, change in (change.0, Set(changeSamples[i].map { [$0.remeasured, $0.fromKept] }).count == 1) })
     }
 
     /// For instruction counts: rows, a cold pass on one thread, and then (unless `pass` is
@@ -554,6 +596,10 @@ struct MeasureReport {
     var bytesPerRowText: Double
     var slotsPerRow: Int
     var kindCounts: [(String, Int)]
+    /// Every sample's wall time (ns/row) of each timed pass, in the order they ran.
+    var samples: [(String, [Double])]
+    /// Per change: whether every sample measured the same rows again, as many from kept results.
+    var sampleWork: [(String, Bool)]
 
     static let suite = "measure"
     var suiteName: String { "\(Self.suite)/\(profile)" }
@@ -618,6 +664,8 @@ struct MeasureReport {
         if configuration.warmUp {
             print("first pass (fresh measurers, 2 threads, in memory not yet touched by the process; untimed for the results): \(Report.number(firstTouchPerRow)) ns/row")
         }
+        print("samples (wall ns/row, in the order they ran; the median is reported): " + samples.map { "\($0.0) " + $0.1.map { Report.number($0) }.joined(separator: ", ") }.joined(separator: "; ")
+              + (sampleWork.allSatisfy(\.1) ? " (every change's samples measured the same rows again)" : "; samples that measured other rows again: " + sampleWork.filter { !$0.1 }.map(\.0).joined(separator: ", ")))
         print("rows measured again: " + remeasured.map { "\($0.0) \($0.1)" }.joined(separator: ", ") + " (the engine marks rows of kinds whose layout the change leaves as it was clean: they keep their heights)")
         print("of those, from kept results (rows not decoded): " + fromKept.map { "\($0.0) \($0.1)" }.joined(separator: ", "))
         print("measuring: ListEngine.measureAll(threads:) over \(configuration.rows) appended rows, " + (configuration.textBatches ? "keeping prepared texts (CellTextBatch per thread: texts prepared in the cold pass, laid out again from their segments; \(textBatchBytes) B, \(Report.number(Double(textBatchBytes) / Double(configuration.rows))) B/row)" : "through the text engines' caches (keepsPreparedTexts off)"))
@@ -675,6 +723,8 @@ struct MeasureReport {
         out += "\"cold_process_times\": {\"one_thread\": \(split(coldProcessTimes.one)), \"two_threads\": \(split(coldProcessTimes.two))}, "
         out += "\"machine_two_threads\": {\"before\": \(probe(machine.before)), \"after\": \(probe(machine.after))}, "
         out += "\"first_touch_pass_ns_per_row\": \(configuration.warmUp ? Report.json(firstTouchPerRow) : "null"), "
+        out += "\"samples_ns_per_row\": {" + samples.map { "\(Report.string($0.0)): [" + $0.1.map { Report.json($0) }.joined(separator: ", ") + "]" }.joined(separator: ", ") + "}, "
+        out += "\"samples_same_work\": {" + sampleWork.map { "\(Report.string($0.0)): \($0.1)" }.joined(separator: ", ") + "}, "
         out += "\"rows_measured_again\": {" + remeasured.map { "\(Report.string($0.0)): \($0.1)" }.joined(separator: ", ") + "}, "
         out += "\"rows_from_kept_results\": {" + fromKept.map { "\(Report.string($0.0)): \($0.1)" }.joined(separator: ", ") + "}, "
         out += "\"text_batches\": \(configuration.textBatches), \"text_batch_bytes\": \(textBatchBytes), "
