@@ -143,14 +143,21 @@ struct MeasureSuite {
         progress.end()
 
         // Cold on one and on two threads, fresh each; heights must not depend on the split.
-        // The pass on the thread count asked for (--threads) is kept for the relayouts.
-        // Each runs `samples` times, the thread counts in turn, and the sample of median wall
-        // time is reported (this machine has bursts of other load a single pass may fall into).
+        // The pass on the thread count asked for (--threads) is kept for the environment
+        // changes, each checked from scratch (in the first sample; later ones against it).
+        // All of it runs `samples` times, each on fresh measurers (so each sample's changes
+        // start from the same state), and the sample of median wall time of each pass is
+        // reported: this machine has bursts of other load a single pass may fall into.
+        let changes = [("relayout_width_class", wide), ("edit_mode_toggle", edit), ("font_scale_change", scaled)]
         var coldSamples: [Int: [ColdSample]] = [:]
+        var changeSamples = [[ChangeSample]](repeating: [], count: changes.count)
+        var scratchPerRow = [Double](repeating: 0, count: changes.count)
+        var heightsByEnvironment: [[Double]] = []
         var kept: EngineMeasurer? = nil
         var reference: [Double]? = c.warmUp ? heights : nil
         var memory = MeasureReport.Memory(allocated: 0, resident: 0, allocatedAfterRelayouts: 0)
         var coldStatistics = ParallelMeasurer.Statistics()
+        var machineAfter: ParallelismProbe? = nil
         let before = MemoryStatistics.current()
         for sample in 0..<c.samples {
             // The last sample's measurers are dropped before the next are made, as the warm-up's were.
@@ -179,21 +186,13 @@ struct MeasureSuite {
                     kept = m
                 }
             }
-        }
-        let coldMedian = coldSamples.mapValues { $0[Self.medianIndex($0.map(\.wall))] }
-        let coldPerRow = coldMedian[c.threads]!.wall
-        let main = kept!
-        progress.begin("\(profile.name): the machine's own two-thread speedup after the cold passes (ParallelismProbe)")
-        let machine = (before: machineBefore, after: ParallelismProbe.run())
-        progress.end()
-
-        // Environment changes on the same measurers and caches, each checked from scratch
-        // (the first sample; the others against the first).
-        let changes = [("relayout_width_class", wide), ("edit_mode_toggle", edit), ("font_scale_change", scaled)]
-        var changeSamples = [[ChangeSample]](repeating: [], count: changes.count)
-        var scratchPerRow = [Double](repeating: 0, count: changes.count)
-        var heightsByEnvironment: [[Double]] = [heights]
-        for sample in 0..<c.samples {
+            if sample == 0 {
+                progress.begin("\(profile.name): the machine's own two-thread speedup after the cold passes (ParallelismProbe)")
+                machineAfter = ParallelismProbe.run()
+                progress.end()
+                heightsByEnvironment = [heights]
+            }
+            let main = kept!
             for (i, (name, environment)) in changes.enumerated() {
                 // Each change starts from the cold environment, measured (untimed), whose
                 // heights the store holds.
@@ -229,6 +228,10 @@ struct MeasureSuite {
                 heightsByEnvironment.append(again)
             }
         }
+        let coldMedian = coldSamples.mapValues { $0[Self.medianIndex($0.map(\.wall))] }
+        let coldPerRow = coldMedian[c.threads]!.wall
+        let main = kept!
+        let machine = (before: machineBefore, after: machineAfter!)
         let relayouts = changes.enumerated().map { i, change in
             let r = changeSamples[i][Self.medianIndex(changeSamples[i].map(\.wall))]
             return (name: change.0, perRow: r.wall, scratchPerRow: scratchPerRow[i], remeasured: r.remeasured, fromKept: r.fromKept, cpuPerRow: r.cpu)
