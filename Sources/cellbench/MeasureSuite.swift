@@ -13,7 +13,8 @@ import Foundation
 /// `edit_mode_toggle` (compact, edit mode on) and `font_scale_change` (compact, font scale
 /// 1 → 1.3), each measuring the rows the change marked; `frame_budget_rows` = rows
 /// measured per millisecond of cold measurement; `measure_all_threads_2`, cold on two
-/// threads against one. The cold heights and those after every environment change are
+/// threads against one. Each of those passes runs `samples` times, each time on fresh
+/// measurers, and reports its median. The cold heights and those after every environment change are
 /// checked against fresh `CellMeasurer`s without prepared texts (`ParallelMeasurer`), and
 /// the heights of one and two threads against each other; a difference ends the run with
 /// status 1.
