@@ -43,6 +43,7 @@ import Testing
             (["plot", bad, "--out", out], "scroll.json: malformed JSON"),
             (["plot", Self.scratch("missing"), "--out", out], "not a results folder"),
             (["nosuch"], "Unexpected argument 'nosuch'"),
+            (["measure", "--profile", "george", "--samples", "0"], "--samples must be between 1 and 99"),
         ]
         for (arguments, expected) in cases {
             let r = try Self.run(arguments)
