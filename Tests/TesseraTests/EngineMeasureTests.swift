@@ -381,4 +381,33 @@ import Testing
         #expect(try engine.store.offset(ofRow: row) - engine.scrollOffset == screenY)
         #expect(engine.anchor!.id == anchor.id)
     }
+
+    /// The measurers of `measureAll`'s threads are made one after the other on one thread;
+    /// the blocks each writes for every row it measures (scratch, slot and column state,
+    /// kind counters, plan table, the text engine's caches and cluster tables) start on a
+    /// cache line and fill whole lines, so no two threads' blocks share one. Before, small
+    /// blocks of two workers sat side by side (a measurer's scratch of 160 bytes beside the
+    /// other's, or beside its kind counters).
+    @Test func workersShareNoCacheLine() throws {
+        var engine = try Self.george(rows: 300)
+        try engine.measureAll(threads: 2)
+        try engine.setEnvironment(LayoutEnvironment(width: 500, platform: .ios))
+        try engine.measureAll(threads: 2)
+        let layout = engine.layout
+        let workers = try #require(layout).workers(2)
+        #expect(workers.count == 2 && workers[0] !== workers[1])
+        for m in workers {
+            let s = m.scratch.pointee, c = m.textEngine.caches.pointee
+            let blocks: [(String, UnsafeMutableRawPointer)] = [
+                ("scratch", UnsafeMutableRawPointer(m.scratch)), ("slotState", UnsafeMutableRawPointer(s.slotState)),
+                ("columnState", UnsafeMutableRawPointer(s.columnState)), ("coverage", UnsafeMutableRawPointer(s.coverage)),
+                ("plans", UnsafeMutableRawPointer(s.plans)), ("keptKinds", UnsafeMutableRawPointer(s.keptKinds)),
+                ("keptKeys", UnsafeMutableRawPointer(s.keptKeys)), ("caches", UnsafeMutableRawPointer(m.textEngine.caches)),
+                ("clusterStyles", UnsafeMutableRawPointer(c.clusterStyles)), ("clusterWidths", UnsafeMutableRawPointer(c.clusterWidths)),
+            ]
+            for (name, p) in blocks {
+                #expect(UInt(bitPattern: p) % 64 == 0 && Jemalloc.usableSize(p) % 64 == 0, "\(name) at \(p), \(Jemalloc.usableSize(p)) bytes")
+            }
+        }
+    }
 }

@@ -13,8 +13,8 @@ extension CellMeasurer {
         scratch.pointee.keptKeys.update(repeating: KeptKey(), count: KeptKey.slots)
         let kinds = profile.kindByCode.count
         if scratch.pointee.keptKindCount < kinds {
-            scratch.pointee.keptKinds.deallocate()
-            scratch.pointee.keptKinds = .allocate(capacity: kinds)
+            Jemalloc.free(scratch.pointee.keptKinds)
+            scratch.pointee.keptKinds = Jemalloc.allocate(KeptKind.self, capacity: kinds)
             scratch.pointee.keptKindCount = kinds
         }
         scratch.pointee.keptKinds.initialize(repeating: KeptKind(), count: scratch.pointee.keptKindCount)

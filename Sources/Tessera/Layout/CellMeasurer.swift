@@ -20,7 +20,11 @@ public final class CellMeasurer {
     var program: CellProgram
     /// Per-row working state and other mutable scratch, behind a pointer: one thread at a
     /// time uses a measurer, and reaching the state through a pointer avoids a dynamic
-    /// exclusivity check on every access of a stored property.
+    /// exclusivity check on every access of a stored property. It and every block it points
+    /// to come from jemalloc on cache lines of their own (`Jemalloc.allocate`): the
+    /// measurers of `measureAll`'s threads are made one after the other on one thread, and
+    /// from `allocate(capacity:)` small blocks of two of them shared lines (their scratch,
+    /// or one's scratch and the other's kind counters, both written for every row).
     let scratch: UnsafeMutablePointer<Scratch>
 
     struct Scratch {
@@ -50,7 +54,7 @@ public final class CellMeasurer {
         var batchIsRows = false
         /// Coverage bitmaps of primary faces for restyling kept texts (up to 8, replaced
         /// round-robin).
-        var coverage = UnsafeMutablePointer<FaceCoverage>.allocate(capacity: 8)
+        var coverage = Jemalloc.allocate(FaceCoverage.self, capacity: 8)
         var coverageCount = 0
         var coverageNext: UInt = 0
         /// The line limits (`low ..< high`) the last kept text's line count holds for, set by
@@ -59,15 +63,15 @@ public final class CellMeasurer {
         /// The environment epoch rows measured with the batch are stamped with (0: none).
         var batchEpoch: UInt32 = 0
         /// The program's row plans (`RowPlans`), dropped with the program.
-        var plans = UnsafeMutablePointer<RowPlans>.allocate(capacity: 1)
+        var plans = Jemalloc.allocate(RowPlans.self, capacity: 1)
         /// Per kind code: rows `engineKeptHeight` was asked for and gave (zeroed by
         /// `engineBegin`).
-        var keptKinds = UnsafeMutablePointer<KeptKind>.allocate(capacity: 0)
+        var keptKinds = Jemalloc.allocate(KeptKind.self, capacity: 0)
         var keptKindCount = 0
         /// The plans `engineKeptHeight` looked up, by `KeptKey.slot` of their key (emptied by
         /// `engineBegin`).
         var keptKeys: UnsafeMutablePointer<KeptKey> = {
-            let p = UnsafeMutablePointer<KeptKey>.allocate(capacity: KeptKey.slots)
+            let p = Jemalloc.allocate(KeptKey.self, capacity: KeptKey.slots)
             p.initialize(repeating: KeptKey(), count: KeptKey.slots)
             return p
         }()
@@ -204,11 +208,11 @@ public final class CellMeasurer {
         gridRowsReadWidth = [Bool](repeating: false, count: profile.kinds.count)
         let slotCapacity = Swift.max(program.maxSlots, 1)
         let columnCapacity = Swift.max(program.maxColumns, 1)
-        let slots = UnsafeMutablePointer<SlotState>.allocate(capacity: slotCapacity)
+        let slots = Jemalloc.allocate(SlotState.self, capacity: slotCapacity)
         slots.initialize(repeating: SlotState(), count: slotCapacity)
-        let columns = UnsafeMutablePointer<ColumnState>.allocate(capacity: columnCapacity)
+        let columns = Jemalloc.allocate(ColumnState.self, capacity: columnCapacity)
         columns.initialize(repeating: ColumnState(), count: columnCapacity)
-        scratch = .allocate(capacity: 1)
+        scratch = Jemalloc.allocate(Scratch.self, capacity: 1)
         scratch.initialize(to: Scratch(slotState: slots, columnState: columns, slotCapacity: slotCapacity, columnCapacity: columnCapacity))
         scratch.pointee.plans.initialize(to: RowPlans())
     }
@@ -216,18 +220,18 @@ public final class CellMeasurer {
     deinit {
         let s = scratch.pointee
         for i in 0..<s.coverageCount { Jemalloc.free(s.coverage[i].bits) }
-        s.coverage.deallocate()
+        Jemalloc.free(s.coverage)
         s.plans.pointee.free()
         s.plans.deinitialize(count: 1)
-        s.plans.deallocate()
-        s.keptKeys.deallocate()
-        s.keptKinds.deallocate()
+        Jemalloc.free(s.plans)
+        Jemalloc.free(s.keptKeys)
+        Jemalloc.free(s.keptKinds)
         s.slotState.deinitialize(count: s.slotCapacity)
-        s.slotState.deallocate()
+        Jemalloc.free(s.slotState)
         s.columnState.deinitialize(count: s.columnCapacity)
-        s.columnState.deallocate()
+        Jemalloc.free(s.columnState)
         scratch.deinitialize(count: 1)
-        scratch.deallocate()
+        Jemalloc.free(scratch)
     }
 
     /// The width class the environment's width falls in.
@@ -249,16 +253,16 @@ public final class CellMeasurer {
         }
         if next.maxSlots > scratch.pointee.slotCapacity {
             scratch.pointee.slotState.deinitialize(count: scratch.pointee.slotCapacity)
-            scratch.pointee.slotState.deallocate()
+            Jemalloc.free(scratch.pointee.slotState)
             scratch.pointee.slotCapacity = next.maxSlots
-            scratch.pointee.slotState = .allocate(capacity: next.maxSlots)
+            scratch.pointee.slotState = Jemalloc.allocate(SlotState.self, capacity: next.maxSlots)
             scratch.pointee.slotState.initialize(repeating: SlotState(), count: next.maxSlots)
         }
         if next.maxColumns > scratch.pointee.columnCapacity {
             scratch.pointee.columnState.deinitialize(count: scratch.pointee.columnCapacity)
-            scratch.pointee.columnState.deallocate()
+            Jemalloc.free(scratch.pointee.columnState)
             scratch.pointee.columnCapacity = next.maxColumns
-            scratch.pointee.columnState = .allocate(capacity: next.maxColumns)
+            scratch.pointee.columnState = Jemalloc.allocate(ColumnState.self, capacity: next.maxColumns)
             scratch.pointee.columnState.initialize(repeating: ColumnState(), count: next.maxColumns)
         }
         changedKinds = (0..<profile.kinds.count).map { !next.sameLayout(kind: $0, as: program) }

@@ -69,7 +69,8 @@ public final class TextLayoutEngine {
 
     /// The mutable caches and scratch buffers, behind a pointer: the engine is used by one
     /// thread at a time, and reaching them through a pointer avoids dynamic exclusivity
-    /// checks on every access.
+    /// checks on every access. On cache lines of their own (`Jemalloc.allocate`), as a
+    /// measurer's scratch: engines of other threads are made on the same one.
     struct Caches {
         var segmentCache: SegmentCache
         var preparedCache: RecordCache<TextKey>
@@ -92,13 +93,13 @@ public final class TextLayoutEngine {
         static let clusterTables = 4
         static let simpleClusters = 128 + 0x180 - 0xA0
         let clusterStyles: UnsafeMutablePointer<UInt64> = {
-            let p = UnsafeMutablePointer<UInt64>.allocate(capacity: clusterTables)
+            let p = Jemalloc.allocate(UInt64.self, capacity: clusterTables)
             p.initialize(repeating: 0, count: clusterTables)
             return p
         }()
         var clusterNext = 0
         let clusterWidths: UnsafeMutablePointer<Double> = {
-            let p = UnsafeMutablePointer<Double>.allocate(capacity: simpleClusters * clusterTables)
+            let p = Jemalloc.allocate(Double.self, capacity: simpleClusters * clusterTables)
             p.initialize(repeating: .nan, count: simpleClusters * clusterTables)
             return p
         }()
@@ -125,7 +126,7 @@ public final class TextLayoutEngine {
         self.shaper = shaper
         usesBuiltInShaper = shaper is FontShaper
         self.configuration = configuration
-        caches = .allocate(capacity: 1)
+        caches = Jemalloc.allocate(Caches.self, capacity: 1)
         caches.initialize(to: Caches(
             segmentCache: SegmentCache(budget: configuration.segmentCacheBytes),
             preparedCache: RecordCache(budget: configuration.preparedTextCacheBytes),
@@ -141,10 +142,10 @@ public final class TextLayoutEngine {
         caches.pointee.positions.deallocate()
         caches.pointee.hashes.deallocate()
         caches.pointee.pendingSegments.deallocate()
-        caches.pointee.clusterStyles.deallocate()
-        caches.pointee.clusterWidths.deallocate()
+        Jemalloc.free(caches.pointee.clusterStyles)
+        Jemalloc.free(caches.pointee.clusterWidths)
         caches.deinitialize(count: 1)
-        caches.deallocate()
+        Jemalloc.free(caches)
     }
 
     /// Hit, miss, eviction and byte counts of this engine's caches (helper engines of the
