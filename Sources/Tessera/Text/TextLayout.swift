@@ -70,7 +70,7 @@ public final class TextLayoutEngine {
     /// The mutable caches and scratch buffers, behind a pointer: the engine is used by one
     /// thread at a time, and reaching them through a pointer avoids dynamic exclusivity
     /// checks on every access. On cache lines of their own (`Jemalloc.allocate`), as a
-    /// measurer's scratch: engines of other threads are made on the same one.
+    /// measurer's scratch: the engines of several threads are made on one thread.
     struct Caches {
         var segmentCache: SegmentCache
         var preparedCache: RecordCache<TextKey>
