@@ -29,9 +29,6 @@ struct FlatPrefixArray {
     var totalUnits: Int64 { offsets.withUnsafeBufferPointer { $0[$0.count - 1] } }
     var totalHeight: Double { Double(totalUnits) / Self.unitsPerPoint }
 
-    /// Bytes per row the columns hold: offset 8 + id 8 + height 4 + kind 2.
-    static let columnBytesPerRow = 8 + 8 + 4 + 2
-
     init() {
         ids = []
         kinds = []
@@ -283,10 +280,5 @@ struct FlatPrefixArray {
             y += Int64(heights[i])
         }
         return offsets[count] == y
-    }
-
-    /// Bytes the columns' buffers hold (their capacities, not counting allocator rounding).
-    var columnBytes: Int {
-        ids.capacity * 8 + kinds.capacity * 2 + heights.capacity * 4 + offsets.capacity * 8
     }
 }

@@ -117,6 +117,7 @@ func verifyInteraction(_ e: borrowing ListEngine, _ m: InteractionModel, _ c: Ch
         let info = try! e.store.row(r)
         c.equal(info.id, m.ids[r], "id of row \(r)")
         c.equal(info.flags.contains(.selected), m.selected.contains(info.id), "selected flag of row \(r)")
+        c.equal(e.isSelected(id: info.id), m.selected.contains(info.id), "isSelected of row \(r)")
         c.equal(info.flags.contains(.swipeOpen), m.swipe?.id == info.id, "swipe-open flag of row \(r)")
         c.equal(info.flags.contains(.unread), m.unread[info.id] ?? false, "unread flag of row \(r)")
     }

@@ -413,10 +413,6 @@ public final class CellTextBatch {
         var epoch: UInt32 = 0
         var present: UInt32 = 0
 
-        /// Stamped (epoch 0: none) no earlier than `since`, its kind's last change other
-        /// than in width.
-        func isValid(since: UInt32) -> Bool { epoch != 0 && epoch >= since }
-
         func holds(_ width: Int64) -> Bool { Int64(low) <= width && width < Int64(high) }
 
         /// The fill column widths (units) a text's line limits `lines` hold for: the text's

@@ -110,9 +110,6 @@ public struct CellTextStyleInfo: Sendable {
 
 @_spi(Benchmarks)
 extension CellMeasurer {
-    /// The width a natural (single-line) width is measured at.
-    public static var naturalMeasurementWidth: Double { naturalLayoutWidth }
-
     /// The profile's text styles at the environment's platform and font scale, in profile order.
     public var textStyles: [CellTextStyleInfo] {
         let model = profile.model

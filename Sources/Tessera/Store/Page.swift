@@ -16,7 +16,6 @@ import CJemalloc
 /// of all the rows after it, and a batch's page rewrite picks the start that leaves the
 /// most rows where they are: `start + count <= capacity`.
 struct Page {
-    static let rowBytes = 27
     static let groupRows = 64
     /// An item height not measured yet (the item column of a new row).
     static let unmeasuredItem = UInt32.max

@@ -70,13 +70,6 @@ extension RowStore {
         return page.height(slot)
     }
 
-    /// A text record's slot count, slot ends (`UInt32`, from the first text byte) and text.
-    @inline(__always) func textRecord(_ ref: UInt32) -> (slotCount: Int, ends: UnsafePointer<UInt32>, utf8: UnsafeRawPointer) {
-        let record = UnsafeRawPointer(text.base + Int(ref) * 4)
-        let slots = Int(record.load(as: UInt32.self))
-        return (slots, (record + 4).assumingMemoryBound(to: UInt32.self), record + 4 + 4 * slots)
-    }
-
     // MARK: Flags the engine owns
 
     func flagBits(ofRow row: Int) -> UInt16 {
@@ -129,21 +122,6 @@ extension RowStore {
             advance(&c)
         }
         return n
-    }
-
-    /// Clears `bit` on `rows` (ascending).
-    mutating func clearFlag(_ bit: UInt16, rows: UnsafeBufferPointer<Int32>) {
-        var leaf = HeightTree.none, leafRow = 0, leafCount = 0
-        for r in rows {
-            let row = Int(r)
-            if leaf == HeightTree.none || row >= leafRow + leafCount {
-                let found = tree.leaf(containingRow: row)
-                leaf = found.leaf
-                leafRow = found.leafRow
-                leafCount = rowCount(ofLeaf: leaf)
-            }
-            page(ofLeaf: leaf).flags[row - leafRow] &= ~bit
-        }
     }
 
     // MARK: Heights the engine writes

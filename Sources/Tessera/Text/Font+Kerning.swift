@@ -204,10 +204,6 @@ struct PairKerning: Sendable {
 
     init() {}
 
-    var subtableCount: Int { subtables.count }
-    var lookupCount: Int { lookups.count }
-    var kernPairCount: Int { kernKeys.count }
-
     /// Whether some pair starts with `left` (most glyphs start none).
     @inline(__always)
     func mayKern(_ left: UInt16) -> Bool { firstGlyphs[Int(left >> 6)] & (1 << UInt64(left & 63)) != 0 }

@@ -64,11 +64,6 @@ struct FontData: Sendable {
         FontData(bytes: bytes, start: start, end: end, table: table)
     }
 
-    func u8(_ offset: Int) throws(TesseraError) -> UInt8 {
-        try check(offset, 1)
-        return bytes[start + offset]
-    }
-
     func u16(_ offset: Int) throws(TesseraError) -> UInt16 {
         try check(offset, 2)
         let p = start + offset
