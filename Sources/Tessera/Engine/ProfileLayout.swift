@@ -405,6 +405,18 @@ final class ProfileLayout {
         return UInt32(min(max(span, 0), LayoutUnit.maximumRowUnits))
     }
 
+    /// The line `repack` has open: its first row, where that row's span is stored (the
+    /// page of leaf `leaf`), its tallest item and how many items it has.
+    struct OpenLine {
+        var leader: Int
+        var leaf: UInt32
+        var low = UnsafeMutablePointer<UInt16>(bitPattern: 2)!
+        var high = UnsafeMutablePointer<UInt8>(bitPattern: 1)!
+        var group = UnsafeMutablePointer<UInt32>(bitPattern: 4)!
+        var tallest: Int64 = 0
+        var column = 0
+    }
+
     /// What packing rows into lines reads besides the rows (`repack`): while it stays the
     /// same, so do the lines.
     var packing: (columns: Int, padding: Int64, rowGap: Int64, estimates: [UInt32]) { (grid?.columnCount ?? 0, gridPadding, gridRowGap, estimates) }
@@ -438,27 +450,24 @@ final class ProfileLayout {
         var m = 0
         inGrid.withUnsafeBufferPointer { inGrid in
             estimates.withUnsafeBufferPointer { estimates in
-                // The open line: its first row, where that row's height is, and the leaf
-                // of its page; its tallest item and how many items it has.
                 var c = store.cursor(atRow: from), r = from
-                var leader = from, leaderLeaf = c.leaf
-                var leaderLow = UnsafeMutablePointer<UInt16>(bitPattern: 2)!, leaderHigh = UnsafeMutablePointer<UInt8>(bitPattern: 1)!
-                var leaderGroup = UnsafeMutablePointer<UInt32>(bitPattern: 4)!
-                var tallest: Int64 = 0, column = 0
-                @inline(__always) func close(_ end: Int, _ leaf: UInt32) {
-                    let span = lineSpan(leader: leader, end: end, count: count, height: tallest)
-                    let old = Int64(leaderLow.pointee) | Int64(leaderHigh.pointee) << 16
-                    leaderLow.pointee = UInt16(truncatingIfNeeded: span)
-                    leaderHigh.pointee = UInt8(truncatingIfNeeded: span >> 16)
+                // The open line, passed by reference rather than captured, so the rare rows
+                // stepped one at a time (`step`, out of line) pay no dynamic exclusivity checks.
+                var line = OpenLine(leader: from, leaf: c.leaf)
+                @inline(__always) func close(_ line: inout OpenLine, _ end: Int, _ leaf: UInt32) {
+                    let span = lineSpan(leader: line.leader, end: end, count: count, height: line.tallest)
+                    let old = Int64(line.low.pointee) | Int64(line.high.pointee) << 16
+                    line.low.pointee = UInt16(truncatingIfNeeded: span)
+                    line.high.pointee = UInt8(truncatingIfNeeded: span >> 16)
                     // A page's sums come after its rows; a line begun on an earlier page
                     // corrects that page's.
-                    guard leaderLeaf != leaf else { return }
+                    guard line.leaf != leaf else { return }
                     let delta = Int64(span) - old
-                    leaderGroup.pointee = UInt32(truncatingIfNeeded: Int64(leaderGroup.pointee) &+ delta)
+                    line.group.pointee = UInt32(truncatingIfNeeded: Int64(line.group.pointee) &+ delta)
                     if manyPages {
-                        store.tree.leaves[Int(leaderLeaf)].height += delta
+                        store.tree.leaves[Int(line.leaf)].height += delta
                     } else if delta != 0 {
-                        store.tree.adjust(leaf: leaderLeaf, rows: 0, height: delta)
+                        store.tree.adjust(leaf: line.leaf, rows: 0, height: delta)
                     }
                 }
                 while r < to {
@@ -486,30 +495,25 @@ final class ProfileLayout {
                     }
                     // One row at a time: a line begun on the page before, a row outside the
                     // grid, a line the page's end cuts.
-                    @inline(never) func step(_ s: Int) {
+                    @inline(never) func step(_ line: inout OpenLine, _ s: Int, _ r: Int) {
                         let row = r &+ (s &- first), k = Int(kinds[s]), h = height(s)
-                        if column == 0 || !inGrid[k] {
-                            if column > 0 { close(row, leaf) }
-                            leader = row
-                            leaderLeaf = leaf
-                            leaderLow = low + s
-                            leaderHigh = high + s
-                            leaderGroup = groups + s / Page.groupRows
-                            tallest = h
-                            column = 1
+                        if line.column == 0 || !inGrid[k] {
+                            if line.column > 0 { close(&line, row, leaf) }
+                            line = OpenLine(leader: row, leaf: leaf, low: low + s, high: high + s, group: groups + s / Page.groupRows,
+                                            tallest: h, column: 1)
                         } else {
-                            tallest = max(tallest, h)
-                            column &+= 1
+                            line.tallest = max(line.tallest, h)
+                            line.column &+= 1
                         }
-                        if column == columns || !inGrid[k] {
-                            close(row &+ 1, leaf)
-                            column = 0
+                        if line.column == columns || !inGrid[k] {
+                            close(&line, row &+ 1, leaf)
+                            line.column = 0
                         }
                     }
                     var s = first
                     while s < end {
                         // Whole lines of grid items on the page: their tallest item on the first.
-                        lines: while column == 0 && s &+ columns <= end {
+                        lines: while line.column == 0 && s &+ columns <= end {
                             var line: Int64 = 0
                             for j in s..<s &+ columns {
                                 guard inGrid[Int(kinds[j])] else { break lines }
@@ -523,13 +527,13 @@ final class ProfileLayout {
                         }
                         guard s < end else { break }
                         repeat {
-                            step(s)
+                            step(&line, s, r)
                             s &+= 1
-                        } while s < end && column > 0
+                        } while s < end && line.column > 0
                     }
                     r = next
                     // The last line closes before the last page's sums.
-                    if r == to && column > 0 { close(to, leaf) }
+                    if r == to && line.column > 0 { close(&line, to, leaf) }
                     let total = page.refreshGroups(from: first, count: rows)
                     if manyPages {
                         store.tree.leaves[Int(leaf)].height = total
