@@ -514,13 +514,13 @@ final class ProfileLayout {
                     while s < end {
                         // Whole lines of grid items on the page: their tallest item on the first.
                         lines: while line.column == 0 && s &+ columns <= end {
-                            var line: Int64 = 0
+                            var tallest: Int64 = 0
                             for j in s..<s &+ columns {
                                 guard inGrid[Int(kinds[j])] else { break lines }
-                                line = max(line, height(j))
+                                tallest = max(tallest, height(j))
                             }
                             let row = r &+ (s &- first)
-                            let span = lineSpan(leader: row, end: row &+ columns, count: count, height: line)
+                            let span = lineSpan(leader: row, end: row &+ columns, count: count, height: tallest)
                             low[s] = UInt16(truncatingIfNeeded: span)
                             high[s] = UInt8(truncatingIfNeeded: span >> 16)
                             s &+= columns
