@@ -474,10 +474,18 @@ extension ListEngine {
                                         let end = Swift.min(Int(walker.leaves[Int(c.leaf)].count), c.slot &+ (range.upperBound &- c.row))
                                         let flags = page.flags
                                         var slot = c.slot
+                                        // A row that reads its text record (not from kept results,
+                                        // or a text that needs its bytes) misses unless the record
+                                        // was loaded ahead; loading every row's costs as much where
+                                        // rows rarely read theirs (George's at a new width). So
+                                        // records are loaded eight rows ahead while one measured row
+                                        // in 20 or more has read its own, else not at all (`end`
+                                        // rows ahead: one loop either way, a second copy of it was slower).
+                                        let measured = k &- range.lowerBound
+                                        let reads = measured &- fromKept &+ measurer.engineRecordReads
+                                        let ahead = keptResults != nil && reads &* 20 >= measured ? 8 : end
                                         while slot < end {
-                                            // Rows measured from kept results read no text record:
-                                            // the others' records, far apart, would each miss.
-                                            if keptResults != nil && slot &+ 8 < end { tess_prefetch(arena + Int(page.text[slot &+ 8]) &* 4) }
+                                            if slot &+ ahead < end { tess_prefetch(arena + Int(page.text[slot &+ ahead]) &* 4) }
                                             if flags[slot] & dirty != 0 { measure(RowCursor(leaf: c.leaf, slot: slot, row: c.row &+ (slot &- c.slot)), page) }
                                             slot &+= 1
                                         }

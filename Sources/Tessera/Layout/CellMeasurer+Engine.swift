@@ -21,6 +21,7 @@ extension CellMeasurer {
         scratch.pointee.trustsRows = true
         scratch.pointee.rowsAreValid = true
         scratch.pointee.batchEpoch = epoch
+        scratch.pointee.recordReads = 0
         use(texts)
         scratch.pointee.batchIsRows = scratch.pointee.batch != nil
     }
@@ -56,6 +57,9 @@ extension CellMeasurer {
         @inline(__always)
         func worthTrying(_ kind: UInt16) -> Bool { Int(kind) < kindCount && kinds[Int(kind)].worthTrying }
     }
+
+    /// Rows measured from kept results that read their text record since `engineBegin`.
+    var engineRecordReads: Int { scratch.pointee.recordReads }
 
     /// For `engineKeptHeight`, after `engineBegin`: nil without a batch (or with a text log).
     func engineKeptResults(arena: UnsafeRawPointer) -> KeptResults? {
@@ -358,6 +362,7 @@ extension CellMeasurer {
     @inline(never)
     func keptLinesFromBytes(_ batch: UnsafeMutablePointer<CellTextBatch.View>, _ t: Int, _ text: KeptPlan.Text, width: Double,
                             _ record: TextRecordReference) -> Int {
+        scratch.pointee.recordReads &+= 1
         let bytes = record.record.bytes(slot: Int(text.value))
         return Unmanaged.passUnretained(program)._withUnsafeGuaranteedRef { p in
             batchLines(batch, t, bytes, p, style: text.style, width: width, maxLines: text.maxLines,
@@ -369,6 +374,7 @@ extension CellMeasurer {
     /// widths alone do not give it.
     @inline(never)
     func keptNaturalFromBytes(_ batch: UnsafeMutablePointer<CellTextBatch.View>, _ t: Int, _ text: KeptPlan.Text, _ record: TextRecordReference) -> Int64 {
+        scratch.pointee.recordReads &+= 1
         let bytes = record.record.bytes(slot: Int(text.value))
         return Unmanaged.passUnretained(program)._withUnsafeGuaranteedRef { p in
             batchNatural(batch, t, bytes, p, style: text.style, ratio: keptRatio(batch, t, bytes, p, style: text.style))

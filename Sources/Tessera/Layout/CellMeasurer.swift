@@ -62,6 +62,10 @@ public final class CellMeasurer {
         var lineRange: (low: Float, high: Float)? = nil
         /// The environment epoch rows measured with the batch are stamped with (0: none).
         var batchEpoch: UInt32 = 0
+        /// Rows measured from kept results whose text record was read after all (a text
+        /// that needs its bytes) since `engineBegin`: `measureAll` loads records ahead only
+        /// while enough rows read theirs.
+        var recordReads = 0
         /// The program's row plans (`RowPlans`), dropped with the program.
         var plans = Jemalloc.allocate(RowPlans.self, capacity: 1)
         /// Per kind code: rows `engineKeptHeight` was asked for and gave (zeroed by
