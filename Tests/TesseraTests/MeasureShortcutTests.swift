@@ -280,6 +280,61 @@ import Testing
         #expect(compared > 1000)
     }
 
+    /// A kept text's emergency breaks bounded from its wide words' cluster sums
+    /// (`boundedEmergency`) give, wherever they settle the count, the count of breaking the
+    /// text at that limit, and of breaking it in the style of a font scale at the scaled
+    /// limit: texts with long words (German compounds, references, kerning pairs in Roboto,
+    /// letter spacing) and mandatory breaks, at limits from a third of the widest word up,
+    /// with line limits and without.
+    @Test(arguments: [0.0, 0.6])
+    func boundedEmergencyEqualsBreaking(letterSpacing: Double) throws {
+        let font = try Font(path: TestFonts.roboto)
+        let style = try TextStyle(fontChain: FontChain([font]), size: 15, letterSpacing: letterSpacing)
+        let engine = TextLayoutEngine()
+        let words = ["Überziehungsrahmen", "Heurigenschank", "AVAVAVTeTeWAWAyoyo", "RF8712345678901234", "a", "und", "Wien", "go", "Typewriter",
+                     "Kühlschrankgefrierkombination", "W", "ii", "\n", "Verwendungszweck:", "éèêë"]
+        var rng = SplitMix64(seed: 0xB0B)
+        var settled = 0, compared = 0
+        for _ in 0..<400 {
+            let text = (0..<rng.int(1...7)).map { _ in rng.pick(words) }.joined(separator: rng.chance(0.2) ? "  " : " ")
+            try Array(text.utf8).withUnsafeBytes { utf8 in
+                let widest = engine.prepare(utf8, style)
+                let segments = Array(engine.caches.pointee.segments.buffer)
+                var wide = ScratchBuffer<CellTextBatch.WideSegment>()
+                defer { wide.deallocate() }
+                let first = segments.withUnsafeBufferPointer { segs in
+                    withUnsafePointer(to: style) { CellTextBatch.keepWideSegments(utf8, segs, style: $0, engine, threshold: 45, into: &wide) }
+                }
+                guard first >= 0 else { return }
+                try segments.withUnsafeBufferPointer { segs in
+                    let view = PreparedTextView(segments: segs, widest: widest)
+                    for _ in 0..<8 {
+                        let width = Double(widest) * Double(rng.int(30...130)) / 100
+                        let limit = width + TextLayoutEngine.widthTolerance
+                        let maxLines = rng.pick([0, 0, 1, 2, 3])
+                        compared += 1
+                        guard let bound = CellMeasurer.boundedEmergency(wide.mutableBase + Int(first), view, limit: limit, maxLines: maxLines) else { continue }
+                        settled += 1
+                        // The line limit cuts the same greedy fill.
+                        func capped(_ count: Int) -> Int { maxLines > 0 ? Swift.min(count, maxLines) : count }
+                        _ = engine.breakLines(view, utf8, style, width: width, maxLines: 0)
+                        #expect(capped(engine.caches.pointee.lines.count) == bound, "\(text) at \(width), \(maxLines) lines")
+                        let r = rng.pick([1.15, 1.3, 0.85, 2.0])
+                        let scaled = try TextStyle(fontChain: FontChain([font]), size: 15 * r, letterSpacing: letterSpacing * r)
+                        let scaledWidest = engine.prepare(utf8, scaled)
+                        let scaledSegments = Array(engine.caches.pointee.segments.buffer)
+                        scaledSegments.withUnsafeBufferPointer {
+                            _ = engine.breakLines(PreparedTextView(segments: $0, widest: scaledWidest), utf8, scaled,
+                                                  width: limit * r - TextLayoutEngine.widthTolerance, maxLines: 0)
+                        }
+                        #expect(capped(engine.caches.pointee.lines.count) == bound, "\(text) at \(width), \(maxLines) lines, scale \(r)")
+                    }
+                }
+            }
+        }
+        #expect(settled > 500 && settled < compared, "\(settled) of \(compared) settled")
+    }
+
     /// The least inner width at which a fraction-capped fit column reaches a natural width,
     /// against trying every width.
     @Test func leastInnerMatchesSearch() {
