@@ -984,6 +984,20 @@ extension CellMeasurer {
     /// Relative margin around a comparison for results carried across a font scale.
     static let scaleMargin = 0x1p-20
 
+    /// Kept text `t`'s line count (capped at `maxLines`) at a column `width` points wide
+    /// where its kept widths scale to the current style and a word is wider than the line
+    /// there, from its wide segments (`boundedEmergency`), or nil. Asked only once
+    /// `keptLines` has found no count: it would make that inlined function longer.
+    @inline(__always)
+    func keptEmergencyBound(_ batch: UnsafeMutablePointer<CellTextBatch.View>, _ t: Int, style: Int32, width: Double, maxLines: Int) -> Int? {
+        let first = Int(batch.pointee.wideFirst[t])
+        guard first >= 0, let ratio = batch.pointee.keptScale(t, style: style), ratio != 1 else { return nil }
+        let scaled = Self.scaled(width + TextLayoutEngine.widthTolerance, ratio)
+        let view = batch.pointee.view(t)
+        guard Double(view.widestSegment) > scaled else { return nil }
+        return Self.boundedEmergency(batch.pointee.wide.baseAddress.unsafelyUnwrapped + first, view, limit: scaled, maxLines: maxLines)
+    }
+
     /// The line count, capped at `maxLines` (0: none), of a kept text (`view`, its
     /// `WideSegment`s from `wide` on) at `limit` in its kept widths, where a word wider
     /// than the line is broken at its grapheme clusters (an emergency break), without the
@@ -1303,13 +1317,7 @@ extension CellMeasurer {
                 return wrapped.count
             }
             let view = batch.pointee.view(t)
-            guard view.widestSegment <= scaled else {
-                let first = Int(batch.pointee.wideFirst[t])
-                if first >= 0, let count = Self.boundedEmergency(batch.pointee.wide.baseAddress.unsafelyUnwrapped + first, view, limit: scaled, maxLines: maxLines) {
-                    return count
-                }
-                return Self.needsEmergency
-            }
+            guard view.widestSegment <= scaled else { return Self.needsEmergency }
             // Counted again in the kept widths at the scaled limit; the range is of the kept
             // widths, whatever the margin: keep it.
             let (memo, count) = maxLines == 0 && view.segments.count > 0 ? Self.countAllLines(view, limit: scaled) : Self.countLines(view, limit: scaled, stopAfter: maxLines)

@@ -357,11 +357,13 @@ extension CellMeasurer {
     }
 
     /// `batchLines` for kept text `t` (of `text`, in the row's `record`) where the kept
-    /// widths alone do not give the count: an emergency break, or a text measured again in
-    /// the current style first.
+    /// widths alone do not give the count: an emergency break (bounded without the bytes
+    /// where it can be, `keptEmergencyBound`), or a text measured again in the current
+    /// style first.
     @inline(never)
     func keptLinesFromBytes(_ batch: UnsafeMutablePointer<CellTextBatch.View>, _ t: Int, _ text: KeptPlan.Text, width: Double,
                             _ record: TextRecordReference) -> Int {
+        if let count = keptEmergencyBound(batch, t, style: text.style, width: width, maxLines: Int(text.maxLines)) { return count }
         scratch.pointee.recordReads &+= 1
         let bytes = record.record.bytes(slot: Int(text.value))
         return Unmanaged.passUnretained(program)._withUnsafeGuaranteedRef { p in
