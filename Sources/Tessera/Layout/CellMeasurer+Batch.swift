@@ -873,9 +873,10 @@ struct CellTextBatchBuilder {
                 columns.flags.append(flags)
                 columns.twoLinesBelow.append(maxLines == 2 && flags & CellTextBatch.View.printableASCII != 0
                     ? CellTextBatch.twoLinesBelow(text, first: segments.first, style: p.styles.baseAddress.unsafelyUnwrapped + Int(style), engine) : 0)
-                columns.wideFirst.append(Double(widest) >= CellTextBatch.WideSegment.ems * states[Int(style)].size
+                let wideFrom = CellTextBatch.WideSegment.ems * states[Int(style)].size
+                columns.wideFirst.append(Double(widest) >= wideFrom
                     ? CellTextBatch.keepWideSegments(text, segments, style: p.styles.baseAddress.unsafelyUnwrapped + Int(style), engine,
-                                                     threshold: CellTextBatch.WideSegment.ems * states[Int(style)].size, into: &columns.wide) : -1)
+                                                     threshold: wideFrom, into: &columns.wide) : -1)
             }
             if isList {
                 var from = range.lowerBound, bytes = -1
@@ -1041,12 +1042,13 @@ extension CellMeasurer {
                 let sumLow = wide[e].sum * under, sumHigh = wide[e].sum * over, widest = Double(wide[e].widest) * over
                 let closing = least - widest
                 guard closing > 0 else { return nil }
-                let k = (sumLow / most).rounded(.up)
-                guard k >= 1, k == (sumHigh / closing).rounded(.up), k < 0x1p31 else { return nil }
+                let k = LayoutUnit.ceiling(sumLow / most)
+                guard k >= 1, k == LayoutUnit.ceiling(sumHigh / closing), k < 1 << 31 else { return nil }
                 lines &+= Int(k) &- 1
                 if maxLines > 0 && lines > maxLines { return maxLines }
-                low = Swift.max(sumLow - (k - 1) * most, 0)
-                high = Swift.min(sumHigh - (k - 1) * closing, most)
+                let closed = Double(k &- 1)
+                low = Swift.max(sumLow - closed * most, 0)
+                high = Swift.min(sumHigh - closed * closing, most)
             } else {
                 low += pending + w
                 high += pending + w
